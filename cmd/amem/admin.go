@@ -1,0 +1,229 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/local"
+)
+
+func (a *app) exportCmd() *cobra.Command {
+	var file string
+	c := &cobra.Command{
+		Use:   "export",
+		Short: "write every note (or one namespace's with --namespace) as JSON lines, losslessly",
+		Example: `  amem export > memory.jsonl
+  amem import --db other.db < memory.jsonl`,
+		Args: exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := a.stdout
+			if file != "" {
+				f, err := os.Create(file)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				w = f
+			}
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := mem.Export(a.ctx, w, a.namespace)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stderr, "exported %d notes\n", n)
+				return nil
+			})
+		},
+	}
+	c.Flags().StringVarP(&file, "output", "o", "", "write to this file instead of stdout")
+	return c
+}
+
+func (a *app) importCmd() *cobra.Command {
+	var file string
+	c := &cobra.Command{
+		Use:   "import",
+		Short: "read JSON lines: exported notes are restored as they were, plain {\"content\", \"time\"} lines are added",
+		Long: `import reads JSON lines from stdin (or --file). A line with an "id" is an
+exported note and is restored with its links, history and times; other lines
+are new memories: {"content": "...", "time": "RFC 3339", "namespace", "keywords",
+"tags", "metadata"} (all but content optional; --namespace is the default
+namespace). Every line is checked before anything is written.`,
+		Args: exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var r io.Reader = a.stdin
+			if file != "" {
+				f, err := os.Open(file)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				r = f
+			}
+			return a.withMemory(func(mem *amem.Memory) error {
+				st, err := mem.Import(a.ctx, r, amem.ImportOptions{Namespace: a.ns()})
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					return a.printJSON(st)
+				}
+				fmt.Fprintf(a.stdout, "restored %d notes and %d links, added %d new notes, %d already present", st.Restored, st.Links, st.Added, st.Unchanged)
+				if st.Reembedded > 0 {
+					fmt.Fprintf(a.stdout, ", re-embedded %d (made by another embedder)", st.Reembedded)
+				}
+				fmt.Fprintln(a.stdout)
+				return nil
+			})
+		},
+	}
+	c.Flags().StringVarP(&file, "file", "f", "", "read this file instead of stdin")
+	return c
+}
+
+func (a *app) statsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "stats",
+		Short: "count notes, links, enrichment states and model tokens per namespace",
+		Args:  exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withMemory(func(mem *amem.Memory) error {
+				st, err := mem.Stats(a.ctx, a.namespace)
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					if st == nil {
+						st = []amem.Stats{}
+					}
+					return a.printJSON(st)
+				}
+				if len(st) == 0 {
+					fmt.Fprintln(a.stdout, "no notes yet")
+				}
+				for _, s := range st {
+					fmt.Fprintf(a.stdout, "%s: %d notes (%d done, %d pending, %d failed), %d links, embedder %s (%d-d)\n",
+						s.Namespace, s.Notes, s.ByState[amem.EnrichDone], s.ByState[amem.EnrichPending], s.ByState[amem.EnrichFailed],
+						s.Links, s.Embedder, s.Dimensions)
+					for _, u := range s.Usage {
+						fmt.Fprintf(a.stdout, "  %s: %d calls, %d prompt + %d completion tokens (%.0f per call)\n",
+							u.Operation, u.Calls, u.PromptTokens, u.CompletionTokens,
+							float64(u.PromptTokens+u.CompletionTokens)/float64(max(u.Calls, 1)))
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) enrichCmd() *cobra.Command {
+	var retry bool
+	var limit int
+	c := &cobra.Command{
+		Use:   "enrich [ID]",
+		Short: "enrich one note again, or with --retry every pending or failed note",
+		Example: `  amem enrich --retry
+  amem enrich 01JD8Z5Q4W7X0S9V2N3M4K5H6G`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if retry == (len(args) == 1) || len(args) > 1 {
+				return usagef("give either one note ID or --retry")
+			}
+			return a.withMemory(func(mem *amem.Memory) error {
+				if len(args) == 1 {
+					n, err := a.resolve(mem, args[0])
+					if err != nil {
+						return err
+					}
+					n, err = mem.Enrich(a.ctx, n.Namespace, n.ID)
+					if err != nil {
+						return err
+					}
+					if a.jsonOut {
+						return a.printJSON(view(n, false))
+					}
+					fmt.Fprintf(a.stdout, "enriched %s: %d links\n", n.ID, len(n.Links))
+					return nil
+				}
+				var nss []string
+				if a.namespace != "" {
+					nss = []string{a.namespace}
+				} else {
+					infos, err := mem.Namespaces(a.ctx)
+					if err != nil {
+						return err
+					}
+					for _, in := range infos {
+						nss = append(nss, in.Name)
+					}
+				}
+				var done, failed int
+				var first error
+				for _, ns := range nss {
+					d, f, err := mem.EnrichPending(a.ctx, ns, limit)
+					done, failed = done+d, failed+f
+					if first == nil {
+						first = err
+					}
+				}
+				if a.jsonOut {
+					if err := a.printJSON(map[string]int{"enriched": done, "failed": failed}); err != nil {
+						return err
+					}
+				} else {
+					fmt.Fprintf(a.stdout, "enriched %d notes, %d failed\n", done, failed)
+				}
+				if failed > 0 {
+					return fmt.Errorf("%d notes failed again; first error: %w", failed, first)
+				}
+				return nil
+			})
+		},
+	}
+	c.Flags().BoolVar(&retry, "retry", false, "enrich every pending or failed note")
+	c.Flags().IntVar(&limit, "limit", 0, "with --retry, at most this many notes per namespace (0: all)")
+	return c
+}
+
+func (a *app) embedCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "embed TEXT...",
+		Short: "print the embeddings of texts with the configured embedder",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("embed needs at least one text")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			emb, err := local.NewEmbedder(a.ctx, a.embedder, a.modelDir, a.stderr)
+			if err != nil {
+				return err
+			}
+			vecs, err := emb.Embed(a.ctx, args)
+			if err != nil {
+				return err
+			}
+			type row struct {
+				Text      string    `json:"text"`
+				Embedding []float32 `json:"embedding"`
+			}
+			out := make([]row, len(args))
+			for i := range args {
+				out[i] = row{args[i], vecs[i]}
+			}
+			if a.jsonOut {
+				enc := a.stdout
+				return jsonCompact(enc, out)
+			}
+			for _, r := range out {
+				fmt.Fprintf(a.stdout, "%s (%d-d, %s): %.4f %.4f %.4f ...\n", oneLine(r.Text, 60), len(r.Embedding), emb.Name(), r.Embedding[0], r.Embedding[1], r.Embedding[2])
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,309 @@
+package main
+
+import (
+	"fmt"
+	"iter"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem"
+)
+
+func (a *app) addCmd() *cobra.Command {
+	var at string
+	var keywords, tags, meta []string
+	c := &cobra.Command{
+		Use:   "add TEXT",
+		Short: "store a memory (enriched, linked and evolving its neighbours); prints its ID",
+		Example: `  amem add "Caroline went to an LGBTQ support group on 7 May"
+  amem add --time 2023-05-08T13:56:00Z --tag family --meta source=chat "Melanie painted a sunrise"`,
+		Args: exactArgs(1, "the memory's text, quoted"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ev, err := parseTime(at)
+			if err != nil {
+				return err
+			}
+			md, err := parsePairs(meta)
+			if err != nil {
+				return err
+			}
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := mem.Add(a.ctx, amem.AddRequest{
+					Namespace: a.ns(), Content: args[0], EventTime: ev,
+					Keywords: keywords, Tags: tags, Metadata: md,
+				})
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					return a.printJSON(view(n, false))
+				}
+				fmt.Fprintln(a.stdout, n.ID)
+				if n.Enrichment.State == amem.EnrichFailed {
+					fmt.Fprintf(a.stderr, "amem: stored, but enrichment failed: %s (retry with 'amem enrich --retry')\n", n.Enrichment.Error)
+				}
+				return nil
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&at, "time", "", "when it was said or happened (RFC 3339 or YYYY-MM-DD; default now)")
+	f.StringSliceVar(&keywords, "keyword", nil, "keyword to keep (repeatable or comma-separated)")
+	f.StringSliceVar(&tags, "tag", nil, "tag to keep (repeatable or comma-separated)")
+	f.StringArrayVar(&meta, "meta", nil, "metadata KEY=VALUE (repeatable)")
+	return c
+}
+
+func (a *app) showCmd() *cobra.Command {
+	var withEmb bool
+	c := &cobra.Command{
+		Use:   "show ID",
+		Short: "show one note",
+		Args:  exactArgs(1, "a note ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := a.resolve(mem, args[0])
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					return a.printJSON(view(n, withEmb))
+				}
+				a.printNote(n)
+				return nil
+			})
+		},
+	}
+	c.Flags().BoolVar(&withEmb, "embedding", false, "include the embedding in --json output")
+	return c
+}
+
+func (a *app) listCmd() *cobra.Command {
+	var after, state string
+	var limit int
+	c := &cobra.Command{
+		Use:   "list",
+		Short: "list a namespace's notes, oldest first",
+		Args:  exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withMemory(func(mem *amem.Memory) error {
+				notes, err := mem.List(a.ctx, a.ns(), amem.ListQuery{After: after, Limit: limit, State: amem.EnrichState(state)})
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					out := make([]noteView, len(notes))
+					for i, n := range notes {
+						out[i] = view(n, false)
+					}
+					return a.printJSON(out)
+				}
+				for _, n := range notes {
+					fmt.Fprintf(a.stdout, "%s  %s  %s\n", n.ID, n.EventTime.Format("2006-01-02"), oneLine(n.Content, 90))
+				}
+				if len(notes) == limit {
+					fmt.Fprintf(a.stderr, "more: amem list --after %s\n", notes[len(notes)-1].ID)
+				}
+				return nil
+			})
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&after, "after", "", "start after this ID (paging)")
+	f.IntVar(&limit, "limit", 100, "at most this many notes")
+	f.StringVar(&state, "state", "", "only notes in this enrichment state: pending, done or failed")
+	return c
+}
+
+func (a *app) deleteCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "delete ID",
+		Short: "delete a note, its links (both ways) and its history",
+		Args:  exactArgs(1, "a note ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := a.resolve(mem, args[0])
+				if err != nil {
+					return err
+				}
+				if err := mem.Delete(a.ctx, n.Namespace, n.ID); err != nil {
+					return err
+				}
+				if a.jsonOut {
+					return a.printJSON(map[string]string{"deleted": n.ID})
+				}
+				fmt.Fprintf(a.stdout, "deleted %s\n", n.ID)
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) linksCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "links ID",
+		Short: "list the notes linked to a note, strongest first",
+		Args:  exactArgs(1, "a note ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := a.resolve(mem, args[0])
+				if err != nil {
+					return err
+				}
+				nbs, err := mem.Links(a.ctx, n.Namespace, n.ID)
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					type out struct {
+						amem.Link
+						Direction string   `json:"direction"`
+						Note      noteView `json:"note"`
+					}
+					res := make([]out, len(nbs))
+					for i, nb := range nbs {
+						dir := "out"
+						if nb.Link.Target == n.ID {
+							dir = "in"
+						}
+						res[i] = out{Link: nb.Link, Direction: dir, Note: view(nb.Note, false)}
+					}
+					return a.printJSON(res)
+				}
+				if len(nbs) == 0 {
+					fmt.Fprintf(a.stdout, "%s has no links\n", n.ID)
+				}
+				for _, nb := range nbs {
+					arrow := "->"
+					if nb.Link.Target == n.ID {
+						arrow = "<-"
+					}
+					fmt.Fprintf(a.stdout, "%s %s  %.2f  %s\n", arrow, nb.Note.ID, nb.Link.Strength, oneLine(nb.Note.Content, 80))
+					if nb.Link.Reason != "" {
+						fmt.Fprintf(a.stdout, "      %s\n", nb.Link.Reason)
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) historyCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "history ID",
+		Short: "list every version of a note: who changed what and why",
+		Args:  exactArgs(1, "a note ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := a.resolve(mem, args[0])
+				if err != nil {
+					return err
+				}
+				vs, err := mem.History(a.ctx, n.Namespace, n.ID)
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					return a.printJSON(vs)
+				}
+				for _, v := range vs {
+					fmt.Fprintf(a.stdout, "v%d  %s  %s: %s\n", v.Version, v.CreatedAt.Format(time.RFC3339), v.Actor, v.Reason)
+					for _, c := range v.Changes {
+						if v.Version == 1 {
+							fmt.Fprintf(a.stdout, "    %s = %s\n", c.Field, oneLine(c.New, 100))
+							continue
+						}
+						fmt.Fprintf(a.stdout, "    %s: %s -> %s\n", c.Field, oneLine(c.Old, 60), oneLine(c.New, 60))
+					}
+				}
+				return nil
+			})
+		},
+	}
+}
+
+func (a *app) restoreCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "restore ID VERSION",
+		Short: "bring a note back to an earlier version (as a new version)",
+		Args:  exactArgs(2, "a note ID and a version number (see 'amem history ID')"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := strconv.Atoi(strings.TrimPrefix(args[1], "v"))
+			if err != nil || v < 1 {
+				return usagef("version %q is not a positive number (see 'amem history %s')", args[1], args[0])
+			}
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := a.resolve(mem, args[0])
+				if err != nil {
+					return err
+				}
+				n, err = mem.Restore(a.ctx, n.Namespace, n.ID, v)
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					return a.printJSON(view(n, false))
+				}
+				fmt.Fprintf(a.stdout, "restored %s to version %d (now version %d)\n", n.ID, v, n.Version)
+				return nil
+			})
+		},
+	}
+}
+
+// exactArgs is cobra.ExactArgs with a message that says what to type.
+func exactArgs(n int, what string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) == n {
+			return nil
+		}
+		if n == 0 {
+			return usagef("%s takes no arguments, got %q", cmd.Name(), args)
+		}
+		return usagef("%s needs %s; got %d argument(s) (usage: amem %s)", cmd.Name(), what, len(args), cmd.Use)
+	}
+}
+
+// parseTime accepts RFC 3339 or a bare date; empty is the zero time.
+func parseTime(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, usagef("time %q: use RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08)", s)
+}
+
+func parsePairs(pairs []string) (map[string]string, error) {
+	if len(pairs) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]string, len(pairs))
+	for _, p := range pairs {
+		k, v, ok := strings.Cut(p, "=")
+		if !ok || k == "" {
+			return nil, usagef("metadata %q: use KEY=VALUE", p)
+		}
+		out[k] = v
+	}
+	return out, nil
+}
+
+func sortedPairs(m map[string]string) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !yield(k, m[k]) {
+				return
+			}
+		}
+	}
+}

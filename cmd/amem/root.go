@@ -1,0 +1,184 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/local"
+)
+
+// app holds what every verb shares: the global flags and the streams.
+type app struct {
+	ctx            context.Context
+	stdin          io.Reader
+	stdout, stderr io.Writer
+
+	db        string
+	namespace string
+	jsonOut   bool
+	embedder  string
+	modelDir  string
+	curator   string
+	verbose   bool
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	return root.ExecuteContext(ctx)
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "amem",
+		Short: "agentic memory for LLM agents (A-Mem)",
+		Long: `amem stores memories as notes with keywords, tags, context, embeddings and
+links, following the A-Mem method: each new note is enriched, linked to its
+nearest notes, and evolves them. Search returns the best notes plus their
+linked notes.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usagef("%v (see 'amem %s --help')", err, c.Name())
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.db, "db", "", "database file (default $AMEM_DB, else amem.db in the user's data directory)")
+	pf.StringVarP(&a.namespace, "namespace", "n", "", "namespace (default \"default\"; verbs that take an ID find its namespace)")
+	pf.BoolVar(&a.jsonOut, "json", false, "print JSON for programs")
+	pf.StringVar(&a.embedder, "embedder", "", "embedder: lexical")
+	pf.StringVar(&a.modelDir, "model-dir", "", "sentence model directory (default $AMEM_MODEL_DIR, else the user cache)")
+	pf.StringVar(&a.curator, "curator", "", "curator: offline (default) or none")
+	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log warnings (dropped curator output, failures) to stderr")
+
+	root.AddCommand(
+		a.addCmd(), a.searchCmd(), a.showCmd(), a.listCmd(), a.linksCmd(), a.historyCmd(),
+		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
+		a.enrichCmd(), a.embedCmd(),
+	)
+	return root
+}
+
+// open opens the memory the global flags describe.
+func (a *app) open() (*amem.Memory, error) {
+	level := slog.LevelError
+	if a.verbose {
+		level = slog.LevelInfo
+	}
+	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
+	return local.Open(a.ctx, local.Config{
+		Path: a.db, Embedder: a.embedder, ModelDir: a.modelDir, Curator: a.curator,
+		Log: a.stderr, Logger: logger,
+	})
+}
+
+// ns is the namespace to write to or search in.
+func (a *app) ns() string {
+	if a.namespace == "" {
+		return amem.DefaultNamespace
+	}
+	return a.namespace
+}
+
+// resolve finds the namespace of a note ID: the --namespace flag if given
+// (and the note must be there), else wherever the note is.
+func (a *app) resolve(mem *amem.Memory, id string) (amem.Note, error) {
+	if a.namespace != "" {
+		return mem.Get(a.ctx, a.namespace, id)
+	}
+	n, err := mem.Lookup(a.ctx, id)
+	if errors.Is(err, amem.ErrNotFound) {
+		return n, fmt.Errorf("note %s: %w (list notes with 'amem list')", id, err)
+	}
+	return n, err
+}
+
+// withMemory opens the memory, runs fn and closes it.
+func (a *app) withMemory(fn func(*amem.Memory) error) error {
+	mem, err := a.open()
+	if err != nil {
+		return err
+	}
+	err = fn(mem)
+	if cerr := mem.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// noteView is a note as the CLI prints it: no embedding unless asked.
+type noteView struct {
+	amem.Note
+	Embedding []float32 `json:"embedding,omitempty"`
+}
+
+func view(n amem.Note, withEmbedding bool) noteView {
+	v := noteView{Note: n}
+	if withEmbedding {
+		v.Embedding = n.Embedding
+	}
+	v.Note.Embedding = nil
+	return v
+}
+
+func (a *app) printNote(n amem.Note) {
+	w := a.stdout
+	fmt.Fprintf(w, "%s  (namespace %s, version %d, %s)\n", n.ID, n.Namespace, n.Version, n.Enrichment.State)
+	fmt.Fprintf(w, "  %s\n", n.Content)
+	fmt.Fprintf(w, "  time:     %s (stored %s)\n", n.EventTime.Format(time.RFC3339), n.IngestTime.Format(time.RFC3339))
+	if n.Context != "" {
+		fmt.Fprintf(w, "  context:  %s\n", n.Context)
+	}
+	if len(n.Keywords) > 0 {
+		fmt.Fprintf(w, "  keywords: %s\n", strings.Join(n.Keywords, ", "))
+	}
+	if len(n.Tags) > 0 {
+		fmt.Fprintf(w, "  tags:     %s\n", strings.Join(n.Tags, ", "))
+	}
+	for k, v := range sortedPairs(n.Metadata) {
+		fmt.Fprintf(w, "  %s = %s\n", k, v)
+	}
+	if n.Enrichment.Error != "" {
+		fmt.Fprintf(w, "  error:    %s\n", n.Enrichment.Error)
+	}
+	if len(n.Links) > 0 {
+		fmt.Fprintf(w, "  links:    %d (see 'amem links %s')\n", len(n.Links), n.ID)
+	}
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+// jsonCompact writes v as one JSON document without indentation (for
+// large arrays of numbers).
+func jsonCompact(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem"
+)
+
+// searchResult is one result as `amem search --json` prints it.
+type searchResult struct {
+	ID        string            `json:"id"`
+	Content   string            `json:"content"`
+	Score     float64           `json:"score"`
+	Kind      amem.ResultKind   `json:"kind"`
+	Via       string            `json:"via,omitempty"`
+	Namespace string            `json:"namespace"`
+	EventTime time.Time         `json:"event_time"`
+	Keywords  []string          `json:"keywords"`
+	Tags      []string          `json:"tags"`
+	Context   string            `json:"context"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+}
+
+func (a *app) searchCmd() *cobra.Command {
+	var k, perHit, budget int
+	var mode, from, to string
+	var tags, meta []string
+	c := &cobra.Command{
+		Use:   "search QUERY",
+		Short: "find the notes that best answer a query, with their linked notes",
+		Example: `  amem search "what did Caroline research?"
+  amem search --k 5 --tag family --from 2023-05-01 --to 2023-06-01 --json "adoption"`,
+		Args: exactArgs(1, "a query, quoted"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := parseTime(from)
+			if err != nil {
+				return err
+			}
+			t, err := parseTime(to)
+			if err != nil {
+				return err
+			}
+			md, err := parsePairs(meta)
+			if err != nil {
+				return err
+			}
+			return a.withMemory(func(mem *amem.Memory) error {
+				res, err := mem.Search(a.ctx, amem.SearchRequest{
+					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
+					Filter:      amem.Filter{From: f, To: t, Tags: tags, Metadata: md},
+					LinksPerHit: perHit, LinkBudget: budget,
+				})
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					out := make([]searchResult, len(res))
+					for i, r := range res {
+						n := r.Note
+						out[i] = searchResult{ID: n.ID, Content: n.Content, Score: r.Score, Kind: r.Kind, Via: r.Via,
+							Namespace: n.Namespace, EventTime: n.EventTime, Keywords: n.Keywords, Tags: n.Tags,
+							Context: n.Context, Metadata: n.Metadata}
+					}
+					return a.printJSON(out)
+				}
+				if len(res) == 0 {
+					fmt.Fprintf(a.stdout, "no notes in namespace %s match\n", a.ns())
+				}
+				rank := 0
+				for _, r := range res {
+					if r.Kind == amem.Direct {
+						rank++
+						fmt.Fprintf(a.stdout, "%2d. %.3f  %s  %s  %s\n", rank, r.Score, r.Note.ID, r.Note.EventTime.Format("2006-01-02"), oneLine(r.Note.Content, 80))
+						continue
+					}
+					fmt.Fprintf(a.stdout, "      ↳ linked %.2f  %s  %s\n", r.Score, r.Note.ID, oneLine(r.Note.Content, 70))
+				}
+				return nil
+			})
+		},
+	}
+	fl := c.Flags()
+	fl.IntVarP(&k, "k", "k", 10, "number of direct hits")
+	fl.StringVar(&mode, "mode", "hybrid", "ranking: hybrid, vector or lexical")
+	fl.StringVar(&from, "from", "", "only notes whose event time is at or after this (RFC 3339 or date)")
+	fl.StringVar(&to, "to", "", "only notes whose event time is before this")
+	fl.StringSliceVar(&tags, "tag", nil, "only notes with this tag (repeatable: all must match)")
+	fl.StringArrayVar(&meta, "meta", nil, "only notes with metadata KEY=VALUE (repeatable)")
+	fl.IntVar(&perHit, "links-per-hit", 0, "linked notes per direct hit (default 3; -1 for none)")
+	fl.IntVar(&budget, "link-budget", 0, "linked notes in all (default k; -1 for none)")
+	return c
+}

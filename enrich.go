@@ -1,0 +1,429 @@
+package amem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Bounds on what the curator may write, applied after it answers.
+const (
+	curatorKeywords = 16
+	curatorTags     = 8
+	maxLinksPerNote = 32
+)
+
+// Enrich runs the A-Mem pipeline on a stored note: construct its keywords,
+// tags and context; embed it; show its nearest notes to the curator; apply
+// the links and neighbour evolutions the curator decides, re-embedding the
+// changed neighbours, all in one transaction. It retries failed notes and
+// re-enriches done ones.
+//
+// A curator error marks the note failed (still stored and searchable) and
+// is returned. Curator output naming notes it was not shown is dropped
+// and logged.
+func (m *Memory) Enrich(ctx context.Context, ns, id string) (Note, error) {
+	n, err := m.Get(ctx, ns, id)
+	if err != nil {
+		return Note{}, err
+	}
+	if m.opts.Curator == nil {
+		return n, nil
+	}
+	plan, err := m.plan(ctx, n)
+	if err != nil {
+		if ctx.Err() != nil {
+			// Cancelled, not failed: the note stays pending for a retry.
+			return Note{}, err
+		}
+		if ferr := m.markFailed(ctx, n, err); ferr != nil {
+			return Note{}, errors.Join(err, ferr)
+		}
+		m.log.Warn("enrichment failed", "namespace", ns, "note", id, "err", err)
+		failed, gerr := m.Get(ctx, ns, id)
+		if gerr != nil {
+			return Note{}, errors.Join(err, gerr)
+		}
+		return failed, fmt.Errorf("enrich %s: %w", id, err)
+	}
+	if err := m.apply(ctx, plan); err != nil {
+		return Note{}, fmt.Errorf("enrich %s: %w", id, err)
+	}
+	return m.Get(ctx, ns, id)
+}
+
+// EnrichPending enriches up to limit notes of the namespace that are
+// pending or failed (the retry path of `amem enrich --retry`), oldest
+// first. It returns how many succeeded and the first error; it goes on
+// past failures.
+func (m *Memory) EnrichPending(ctx context.Context, ns string, limit int) (done, failed int, err error) {
+	var todo []string
+	for _, st := range []EnrichState{EnrichPending, EnrichFailed} {
+		after := ""
+		for limit <= 0 || len(todo) < limit {
+			page, lerr := m.List(ctx, ns, ListQuery{After: after, Limit: 500, State: st})
+			if lerr != nil {
+				return 0, 0, lerr
+			}
+			for _, n := range page {
+				todo = append(todo, n.ID)
+			}
+			if len(page) < 500 {
+				break
+			}
+			after = page[len(page)-1].ID
+		}
+	}
+	slices.Sort(todo)
+	if limit > 0 && len(todo) > limit {
+		todo = todo[:limit]
+	}
+	var first error
+	for _, id := range todo {
+		if cerr := ctx.Err(); cerr != nil {
+			return done, failed, cerr
+		}
+		if _, eerr := m.Enrich(ctx, ns, id); eerr != nil {
+			failed++
+			if first == nil {
+				first = eerr
+			}
+			continue
+		}
+		done++
+	}
+	return done, failed, first
+}
+
+// plan is everything the curator decided for one note, validated and
+// re-embedded, ready to be written in one transaction.
+type plan struct {
+	note      Note          // the enriched note, new embedding, Version not yet bumped
+	base      Note          // the note as read before enrichment
+	links     []Link        // from note to shown candidates
+	evolved   []evolvedNote // candidates to rewrite
+	construct Usage
+	connect   Usage
+}
+
+type evolvedNote struct {
+	shown  Note // the candidate as shown to the curator
+	next   Note // its proposed new state, re-embedded
+	reason string
+}
+
+func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
+	cur := m.opts.Curator
+	n := base.Clone()
+
+	attrs, err := cur.Construct(ctx, n)
+	if err != nil {
+		return nil, fmt.Errorf("construct: %w", err)
+	}
+	// Caller-given and earlier terms come first; the curator adds to them.
+	n.Keywords = cleanTerms(append(slices.Clone(n.Keywords), attrs.Keywords...), curatorKeywords)
+	n.Tags = cleanTerms(append(slices.Clone(n.Tags), attrs.Tags...), curatorTags)
+	if c := cleanText(attrs.Context, MaxContextBytes); c != "" {
+		n.Context = c
+	}
+	vecs, err := m.embed(ctx, []string{m.opts.EmbedText(n)})
+	if err != nil {
+		return nil, err
+	}
+	n.Embedding = vecs[0]
+
+	cands, err := m.candidates(ctx, n)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := cur.Connect(ctx, n, cands)
+	if err != nil {
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	p := &plan{base: base, construct: attrs.Usage, connect: dec.Usage}
+	shown := make(map[string]Note, len(cands))
+	for _, c := range cands {
+		shown[c.Note.ID] = c.Note
+	}
+
+	if dec.Note != nil {
+		n.Keywords = cleanTerms(append(n.Keywords, dec.Note.Keywords...), curatorKeywords)
+		n.Tags = cleanTerms(append(n.Tags, dec.Note.Tags...), curatorTags)
+		if c := cleanText(dec.Note.Context, MaxContextBytes); c != "" {
+			n.Context = c
+		}
+	}
+
+	now := m.opts.Now().UTC()
+	linked := make(map[string]bool)
+	for _, ld := range dec.Links {
+		if _, ok := shown[ld.Target]; !ok {
+			m.log.Warn("curator linked a note it was not shown; dropped", "namespace", n.Namespace, "note", n.ID, "target", ld.Target)
+			continue
+		}
+		if linked[ld.Target] || len(p.links) == maxLinksPerNote {
+			continue
+		}
+		linked[ld.Target] = true
+		p.links = append(p.links, Link{
+			Source: n.ID, Target: ld.Target,
+			Reason:   cleanText(ld.Reason, maxReasonBytes),
+			Strength: clamp01(ld.Strength), CreatedAt: now,
+		})
+	}
+
+	evolvedSeen := make(map[string]bool)
+	var texts []string
+	for _, ev := range dec.Evolve {
+		old, ok := shown[ev.Target]
+		if !ok {
+			m.log.Warn("curator evolved a note it was not shown; dropped", "namespace", n.Namespace, "note", n.ID, "target", ev.Target)
+			continue
+		}
+		if evolvedSeen[ev.Target] {
+			continue
+		}
+		evolvedSeen[ev.Target] = true
+		next := evolve(old, ev)
+		if sameSnapshot(old.snapshot(), next.snapshot()) {
+			continue
+		}
+		p.evolved = append(p.evolved, evolvedNote{shown: old, next: next, reason: cleanText(ev.Reason, maxReasonBytes)})
+		texts = append(texts, m.opts.EmbedText(next))
+	}
+
+	// Re-embed the note (its attributes may have been refined) and every
+	// evolved neighbour in one call.
+	texts = append(texts, m.opts.EmbedText(n))
+	vecs, err = m.embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range p.evolved {
+		p.evolved[i].next.Embedding = vecs[i]
+	}
+	n.Embedding = vecs[len(vecs)-1]
+	n.Enrichment = Enrichment{State: EnrichDone, Attempts: base.Enrichment.Attempts + 1, At: now}
+	p.note = n
+	return p, nil
+}
+
+// candidates returns the note's nearest notes in its namespace, itself
+// excluded, as the curator will see them.
+func (m *Memory) candidates(ctx context.Context, n Note) ([]Candidate, error) {
+	s, err := m.space(ctx, n.Namespace)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	hits, err := s.idx.Search(n.Embedding, m.opts.Candidates, func(id string) bool { return id != n.ID })
+	s.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	var notes []Note
+	if err := m.view(ctx, func(tx Tx) error {
+		var err error
+		notes, err = tx.Notes(n.Namespace, ids)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	byID := make(map[string]Note, len(notes))
+	for _, c := range notes {
+		byID[c.ID] = c
+	}
+	out := make([]Candidate, 0, len(hits))
+	for _, h := range hits {
+		if c, ok := byID[h.ID]; ok {
+			out = append(out, Candidate{Note: c, Similarity: float64(h.Score)})
+		}
+	}
+	return out, nil
+}
+
+// evolve returns old with the evolution's fields applied, sanitised.
+func evolve(old Note, ev Evolution) Note {
+	next := old.Clone()
+	if ev.Keywords != nil {
+		next.Keywords = cleanTerms(ev.Keywords, curatorKeywords)
+	}
+	if ev.Tags != nil {
+		next.Tags = cleanTerms(ev.Tags, curatorTags)
+	}
+	if ev.Context != nil {
+		next.Context = cleanText(*ev.Context, MaxContextBytes)
+	}
+	return next
+}
+
+// apply writes a plan in one transaction. If the note was edited while
+// the curator worked, the plan is stale and is dropped: the edit queued
+// its own enrichment. A neighbour edited meanwhile gets the evolution
+// merged onto its new state and is re-embedded under the lock.
+func (m *Memory) apply(ctx context.Context, p *plan) error {
+	ns, id := p.note.Namespace, p.note.ID
+	// Neighbours that changed since they were shown need their merged
+	// state embedded; that is found inside the transaction, so collect it
+	// and embed before writing (rarely more than one round).
+	for attempt := 0; attempt < 3; attempt++ {
+		var reembed []*evolvedNote
+		err := m.writeUnit(ctx, ns, func(tx Tx, ix *indexOps) error {
+			reembed = nil
+			cur, err := tx.Note(ns, id)
+			if err != nil {
+				return err
+			}
+			if cur.Version != p.base.Version || cur.Content != p.base.Content {
+				m.log.Info("note changed during enrichment; plan dropped", "namespace", ns, "note", id)
+				return nil
+			}
+			note := p.note
+			note.Version = cur.Version + 1
+			note.UpdatedAt = note.Enrichment.At
+			if err := tx.UpdateNote(note); err != nil {
+				return err
+			}
+			if !sameSnapshot(cur.snapshot(), note.snapshot()) {
+				if err := tx.AddVersion(m.version(note, ActorConstruct, "note construction", &cur)); err != nil {
+					return err
+				}
+			}
+			ix.put(id, note.Embedding)
+			if err := tx.DeleteLinksFrom(ns, id); err != nil {
+				return err
+			}
+			for _, l := range p.links {
+				if err := tx.PutLink(ns, l); err != nil {
+					if errors.Is(err, ErrNotFound) {
+						continue // the target was deleted meanwhile
+					}
+					return err
+				}
+			}
+			for i := range p.evolved {
+				ev := &p.evolved[i]
+				if err := m.applyEvolution(tx, ix, note, ev, &reembed); err != nil {
+					return err
+				}
+			}
+			if len(reembed) > 0 {
+				return errRetryApply
+			}
+			for _, u := range []struct {
+				op string
+				u  Usage
+			}{{"construct", p.construct}, {"connect", p.connect}} {
+				if u.u == (Usage{}) {
+					continue
+				}
+				if err := tx.RecordUsage(UsageRecord{Namespace: ns, NoteID: id, Operation: u.op, Usage: u.u, At: note.UpdatedAt}); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if !errors.Is(err, errRetryApply) {
+			return err
+		}
+		texts := make([]string, len(reembed))
+		for i, ev := range reembed {
+			texts[i] = m.opts.EmbedText(ev.next)
+		}
+		vecs, err := m.embed(ctx, texts)
+		if err != nil {
+			return err
+		}
+		for i, ev := range reembed {
+			ev.next.Embedding = vecs[i]
+		}
+	}
+	return fmt.Errorf("neighbours kept changing during enrichment; try again")
+}
+
+var errRetryApply = errors.New("neighbour changed: re-embed and retry")
+
+// applyEvolution writes one neighbour's evolution. If the neighbour
+// changed since it was shown, the evolution is merged onto its current
+// state; when that gives a state whose embedding we don't have, ev is
+// queued in reembed and the transaction is retried.
+func (m *Memory) applyEvolution(tx Tx, ix *indexOps, by Note, ev *evolvedNote, reembed *[]*evolvedNote) error {
+	cur, err := tx.Note(by.Namespace, ev.shown.ID)
+	if errors.Is(err, ErrNotFound) {
+		return nil // deleted meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	next := ev.next
+	if cur.Version != ev.shown.Version {
+		merged := cur.Clone()
+		merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
+		merged.Tags = merge3(ev.shown.Tags, ev.next.Tags, cur.Tags)
+		if ev.next.Context != ev.shown.Context {
+			merged.Context = ev.next.Context
+		}
+		if !sameSnapshot(merged.snapshot(), next.snapshot()) || cur.Content != ev.next.Content {
+			ev.shown = cur
+			ev.next = merged
+			*reembed = append(*reembed, ev)
+			return nil
+		}
+		next = merged
+		next.Embedding = ev.next.Embedding
+	}
+	if sameSnapshot(cur.snapshot(), next.snapshot()) {
+		return nil
+	}
+	next.Links = cur.Links
+	next.Enrichment = cur.Enrichment
+	next.Version = cur.Version + 1
+	next.UpdatedAt = by.UpdatedAt
+	if err := tx.UpdateNote(next); err != nil {
+		return err
+	}
+	reason := fmt.Sprintf("evolved by new note %s", by.ID)
+	if ev.reason != "" {
+		reason += ": " + ev.reason
+	}
+	if err := tx.AddVersion(m.version(next, ActorEvolve, reason, &cur)); err != nil {
+		return err
+	}
+	ix.put(next.ID, next.Embedding)
+	return nil
+}
+
+func (m *Memory) markFailed(ctx context.Context, n Note, cause error) error {
+	msg := cleanText(cause.Error(), 1024)
+	return m.writeUnit(ctx, n.Namespace, func(tx Tx, _ *indexOps) error {
+		cur, err := tx.Note(n.Namespace, n.ID)
+		if err != nil {
+			return err
+		}
+		cur.Enrichment = Enrichment{State: EnrichFailed, Error: msg, Attempts: cur.Enrichment.Attempts + 1, At: m.opts.Now().UTC()}
+		return tx.UpdateNote(cur)
+	})
+}
+
+func clamp01(x float64) float64 {
+	if math.IsNaN(x) {
+		return 0
+	}
+	return math.Max(0, math.Min(1, x))
+}
+
+// describe is a short human-readable form of a note for logs and reasons.
+func describe(n Note) string {
+	s := strings.Join(strings.Fields(n.Content), " ")
+	if len(s) > 60 {
+		s = cleanText(s, 57) + "..."
+	}
+	return s
+}

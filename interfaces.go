@@ -1,0 +1,205 @@
+package amem
+
+import (
+	"context"
+	"time"
+)
+
+// Embedder turns texts into vectors. Implementations must return one vector
+// per text, all of Dimensions() length, and be safe for concurrent use.
+type Embedder interface {
+	Embed(ctx context.Context, texts []string) ([][]float32, error)
+	Dimensions() int
+	// Name identifies the model (and its version): a namespace remembers
+	// the name it was embedded with, and mixing models is an error.
+	Name() string
+}
+
+// Curator makes the A-Mem decisions. The offline curator (package offline)
+// works from embeddings and text statistics; LLM curators prompt a model.
+// Curators must be safe for concurrent use.
+type Curator interface {
+	// Construct writes a new note's keywords, tags and context (the paper's
+	// note construction). It may leave fields empty.
+	Construct(ctx context.Context, note Note) (Attributes, error)
+
+	// Connect decides which candidates the new note links to and how the
+	// candidates evolve (link generation and memory evolution). The note
+	// already carries its constructed attributes and embedding. Links and
+	// evolutions that name a note not among the candidates are dropped.
+	Connect(ctx context.Context, note Note, candidates []Candidate) (Decision, error)
+}
+
+// Attributes are what note construction writes.
+type Attributes struct {
+	Keywords []string `json:"keywords"`
+	Tags     []string `json:"tags"`
+	Context  string   `json:"context"`
+	Usage    Usage    `json:"usage"`
+}
+
+// Candidate is a nearby note shown to the curator.
+type Candidate struct {
+	Note       Note    `json:"note"`
+	Similarity float64 `json:"similarity"` // cosine to the new note
+}
+
+// Decision is the curator's output for link generation and evolution.
+type Decision struct {
+	Links  []LinkDecision `json:"links"`
+	Evolve []Evolution    `json:"evolve"`
+	// Note, when set, refines the new note's own attributes in the light
+	// of its neighbours (the paper's "strengthen" action).
+	Note  *Attributes `json:"note,omitempty"`
+	Usage Usage       `json:"usage"`
+}
+
+// LinkDecision links the new note to one candidate.
+type LinkDecision struct {
+	Target   string  `json:"target"`
+	Reason   string  `json:"reason"`
+	Strength float64 `json:"strength"` // in [0, 1]
+}
+
+// Evolution rewrites one candidate's attributes. Nil fields are left as
+// they are; a non-nil empty list clears the field.
+type Evolution struct {
+	Target   string   `json:"target"`
+	Keywords []string `json:"keywords,omitempty"`
+	Tags     []string `json:"tags,omitempty"`
+	Context  *string  `json:"context,omitempty"`
+	Reason   string   `json:"reason"`
+}
+
+// Usage counts model tokens.
+type Usage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+}
+
+// Add sums usages.
+func (u Usage) Add(v Usage) Usage {
+	return Usage{u.PromptTokens + v.PromptTokens, u.CompletionTokens + v.CompletionTokens}
+}
+
+// Store is durable storage of namespaces, notes, links, versions and token
+// usage. All reads and writes go through transactions; a Tx is bound to the
+// context given to Update or View and must not be used after fn returns.
+// Implementations: package sqlite (embedded) and package postgres.
+// A conformance suite for implementations is in package storetest.
+type Store interface {
+	// Update runs fn in a read-write transaction, committed if fn returns
+	// nil and rolled back otherwise.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// View runs fn in a read-only transaction.
+	View(ctx context.Context, fn func(Tx) error) error
+	Close() error
+}
+
+// Tx is one transaction of a Store. Every method is scoped to one
+// namespace except FindNote and Namespaces, which Memory uses only for
+// administration (the CLI resolving an ID, stats).
+type Tx interface {
+	Namespace(ns string) (NamespaceInfo, error) // ErrNotFound if new
+	PutNamespace(info NamespaceInfo) error
+	Namespaces() ([]NamespaceInfo, error)
+
+	// Note returns the note with its embedding and links.
+	Note(ns, id string) (Note, error)
+	// Notes returns the notes with the given IDs that exist, with
+	// embeddings and links, in no particular order.
+	Notes(ns string, ids []string) ([]Note, error)
+	// FindNote looks an ID up in every namespace.
+	FindNote(id string) (Note, error)
+	// ListNotes pages through a namespace in ID order.
+	ListNotes(ns string, q ListQuery) ([]Note, error)
+	// InsertNote stores a new note; an existing ID is ErrConflict.
+	InsertNote(n Note) error
+	// UpdateNote replaces every stored field of an existing note except
+	// links (which have their own methods).
+	UpdateNote(n Note) error
+	// DeleteNote removes a note, every link touching it and its versions.
+	DeleteNote(ns, id string) error
+	// Embeddings calls fn for each note of the namespace that has an
+	// embedding. vec is only valid during the call.
+	Embeddings(ns string, fn func(id string, vec []float32) error) error
+	// MatchIDs returns the IDs of notes that pass the filter.
+	MatchIDs(ns string, f Filter) ([]string, error)
+	// LexicalSearch ranks notes by full-text relevance (BM25) of their
+	// content, context, keywords and tags to the query, best first.
+	LexicalSearch(ns, query string, limit int) ([]Scored, error)
+
+	// PutLink inserts or replaces the link Source->Target.
+	PutLink(ns string, l Link) error
+	// DeleteLinksFrom removes every link whose source is id.
+	DeleteLinksFrom(ns, id string) error
+
+	AddVersion(v Version) error
+	Versions(ns, id string) ([]Version, error)
+
+	RecordUsage(r UsageRecord) error
+	UsageTotals(ns string) ([]UsageTotal, error)
+	// Stats counts a namespace's notes by enrichment state, and its links.
+	Stats(ns string) (NamespaceStats, error)
+}
+
+// NamespaceInfo is what a store keeps about a namespace: the embedder its
+// vectors came from, so that models are never mixed.
+type NamespaceInfo struct {
+	Name       string    `json:"name"`
+	Embedder   string    `json:"embedder"`
+	Dimensions int       `json:"dimensions"`
+	CreatedAt  time.Time `json:"created_at"`
+}
+
+// ListQuery pages through notes in ID order: notes with ID > After, at most
+// Limit of them, optionally only those in one enrichment state.
+type ListQuery struct {
+	After string
+	Limit int
+	State EnrichState
+}
+
+// Filter narrows a search. Zero fields don't filter.
+type Filter struct {
+	// From and To bound EventTime: From <= t < To.
+	From, To time.Time
+	// Tags: the note must have every one of them.
+	Tags []string
+	// Metadata: the note's metadata must hold every pair.
+	Metadata map[string]string
+}
+
+// IsZero reports whether f filters nothing.
+func (f Filter) IsZero() bool {
+	return f.From.IsZero() && f.To.IsZero() && len(f.Tags) == 0 && len(f.Metadata) == 0
+}
+
+// Scored is a note ID with a score, higher is better.
+type Scored struct {
+	ID    string
+	Score float64
+}
+
+// UsageRecord is the token usage of one model operation.
+type UsageRecord struct {
+	Namespace string
+	NoteID    string
+	Operation string // "construct", "connect", "embed", "answer", ...
+	Usage     Usage
+	At        time.Time
+}
+
+// UsageTotal sums a namespace's usage for one operation.
+type UsageTotal struct {
+	Operation string `json:"operation"`
+	Calls     int    `json:"calls"`
+	Usage
+}
+
+// NamespaceStats counts a namespace's contents.
+type NamespaceStats struct {
+	Notes   int                 `json:"notes"`
+	ByState map[EnrichState]int `json:"by_state"`
+	Links   int                 `json:"links"`
+}

@@ -1,0 +1,156 @@
+package amem
+
+import (
+	"slices"
+	"time"
+)
+
+// Note is one memory: the A-Mem note m = {content, time, keywords, tags,
+// context, embedding, links} plus what a durable, multi-tenant store needs.
+type Note struct {
+	// ID is unique across all namespaces and sorts by creation time
+	// (a 26-character ULID). It is never a list position.
+	ID        string `json:"id"`
+	Namespace string `json:"namespace"`
+	Content   string `json:"content"`
+
+	// EventTime is when the memory was said or happened; IngestTime is
+	// when amem stored it. They differ for imported conversations.
+	EventTime  time.Time `json:"event_time"`
+	IngestTime time.Time `json:"ingest_time"`
+	UpdatedAt  time.Time `json:"updated_at"`
+
+	// Keywords are ordered most salient first; Tags are broad categories;
+	// Context is one sentence on topic, key points and purpose.
+	Keywords []string `json:"keywords"`
+	Tags     []string `json:"tags"`
+	Context  string   `json:"context"`
+
+	// Metadata is the caller's own string map; amem never interprets it
+	// except for search filters.
+	Metadata map[string]string `json:"metadata,omitempty"`
+
+	// Embedding is the vector of the note's embedding text (see
+	// Options.EmbedText). It is omitted from reads unless asked for.
+	Embedding []float32 `json:"embedding,omitempty"`
+
+	// Links holds every link that touches this note, in both directions.
+	Links []Link `json:"links"`
+
+	// Version counts the note's changes; version 1 is the note as added.
+	Version int `json:"version"`
+
+	Enrichment Enrichment `json:"enrichment"`
+}
+
+// Link is an edge of the memory graph between two notes of one namespace.
+// It is directed from the note that chose it (Source) to the candidate it
+// chose (Target), but search follows it both ways.
+type Link struct {
+	Source    string    `json:"source"`
+	Target    string    `json:"target"`
+	Reason    string    `json:"reason,omitempty"`
+	Strength  float64   `json:"strength"`
+	CreatedAt time.Time `json:"created_at"`
+}
+
+// Other returns the end of l that is not id.
+func (l Link) Other(id string) string {
+	if l.Source == id {
+		return l.Target
+	}
+	return l.Source
+}
+
+// EnrichState says how far the A-Mem pipeline got with a note.
+type EnrichState string
+
+const (
+	// EnrichPending notes are stored and searchable but not yet enriched.
+	EnrichPending EnrichState = "pending"
+	// EnrichDone notes have curator-written attributes and links.
+	EnrichDone EnrichState = "done"
+	// EnrichFailed notes are stored and searchable; Enrichment.Error says
+	// why the curator failed. Memory.Enrich retries them.
+	EnrichFailed EnrichState = "failed"
+)
+
+// Enrichment is the note's state in the A-Mem pipeline.
+type Enrichment struct {
+	State    EnrichState `json:"state"`
+	Error    string      `json:"error,omitempty"`
+	Attempts int         `json:"attempts"`
+	// At is when the state last changed; zero while never attempted.
+	At time.Time `json:"at,omitzero"`
+}
+
+// Clone returns a deep copy, so callers can't alias the store's slices.
+func (n Note) Clone() Note {
+	n.Keywords = slices.Clone(n.Keywords)
+	n.Tags = slices.Clone(n.Tags)
+	n.Embedding = slices.Clone(n.Embedding)
+	n.Links = slices.Clone(n.Links)
+	if n.Metadata != nil {
+		m := make(map[string]string, len(n.Metadata))
+		for k, v := range n.Metadata {
+			m[k] = v
+		}
+		n.Metadata = m
+	}
+	return n
+}
+
+// Version is one entry of a note's history: the note's state after the
+// change, what changed, who changed it and why.
+type Version struct {
+	NoteID    string        `json:"note_id"`
+	Namespace string        `json:"namespace"`
+	Version   int           `json:"version"`
+	Actor     Actor         `json:"actor"`
+	Reason    string        `json:"reason,omitempty"`
+	Changes   []FieldChange `json:"changes"`
+	Snapshot  Snapshot      `json:"snapshot"`
+	CreatedAt time.Time     `json:"created_at"`
+}
+
+// Actor names who made a change.
+type Actor string
+
+const (
+	ActorUser      Actor = "user"      // Add or Update by the caller
+	ActorConstruct Actor = "construct" // the curator's note construction
+	ActorEvolve    Actor = "evolve"    // evolution triggered by a new note
+	ActorRestore   Actor = "restore"   // Restore to an earlier version
+	ActorImport    Actor = "import"    // a note imported without history
+)
+
+// Snapshot is the user-visible state of a note at one version: enough to
+// restore it.
+type Snapshot struct {
+	Content   string            `json:"content"`
+	EventTime time.Time         `json:"event_time"`
+	Keywords  []string          `json:"keywords"`
+	Tags      []string          `json:"tags"`
+	Context   string            `json:"context"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+}
+
+// FieldChange is one field's old and new value, JSON-encoded so that lists
+// and strings read the same way.
+type FieldChange struct {
+	Field string `json:"field"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+}
+
+func (n Note) snapshot() Snapshot {
+	c := n.Clone()
+	return Snapshot{
+		Content:   c.Content,
+		EventTime: c.EventTime,
+		Keywords:  c.Keywords,
+		Tags:      c.Tags,
+		Context:   c.Context,
+		Metadata:  c.Metadata,
+	}
+}

@@ -1,0 +1,104 @@
+package amem
+
+import (
+	"log/slog"
+	"strings"
+	"time"
+)
+
+// Options configure a Memory. A nil *Options means all defaults; each zero
+// field means its default.
+type Options struct {
+	// Embedder makes the vectors. Required: the root package has no
+	// default model (package local wires the offline default).
+	Embedder Embedder
+
+	// Curator makes the A-Mem decisions. Nil means no curator: notes keep
+	// only caller-given attributes, get no links and are marked done.
+	Curator Curator
+
+	// Logger receives warnings such as dropped curator output. Default:
+	// slog.Default().
+	Logger *slog.Logger
+
+	// Now is the clock (default time.Now); tests inject a fixed one.
+	Now func() time.Time
+
+	// Candidates is how many nearest notes are shown to the curator as
+	// link candidates (default 10, the paper's k).
+	Candidates int
+
+	// EmbedText builds the text that is embedded for a note. Default:
+	// EmbedTextPaper, the paper's Eq. 3 (content, context, keywords, tags).
+	EmbedText func(Note) string
+
+	// MaxContentBytes bounds a note's content (default 32 KiB).
+	MaxContentBytes int
+
+	// LinksPerHit and LinkBudget set the retrieval policy: after the direct
+	// hits, each direct hit (in rank order) brings up to LinksPerHit of its
+	// strongest linked notes, until LinkBudget linked notes are in the
+	// context. Defaults: 3 per hit, budget equal to k. A negative value
+	// disables linked notes.
+	LinksPerHit int
+	LinkBudget  int
+
+	// Async stops Add and Update from enriching before they return; the
+	// caller (or a worker) runs Enrich/EnrichPending later. Default false:
+	// Add returns after enrichment, with the note's final state.
+	Async bool
+}
+
+// Defaults.
+const (
+	DefaultCandidates      = 10
+	DefaultMaxContentBytes = 32 << 10
+	DefaultLinksPerHit     = 3
+	DefaultNamespace       = "default"
+	MaxK                   = 1000
+)
+
+// EmbedTextPaper joins content, context, keywords and tags, the text the
+// A-Mem paper embeds (Eq. 3). Empty parts are left out.
+func EmbedTextPaper(n Note) string {
+	parts := []string{n.Content}
+	if n.Context != "" {
+		parts = append(parts, n.Context)
+	}
+	if len(n.Keywords) > 0 {
+		parts = append(parts, strings.Join(n.Keywords, ", "))
+	}
+	if len(n.Tags) > 0 {
+		parts = append(parts, strings.Join(n.Tags, ", "))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// EmbedTextContent embeds the content alone.
+func EmbedTextContent(n Note) string { return n.Content }
+
+func (o *Options) withDefaults() Options {
+	var v Options
+	if o != nil {
+		v = *o
+	}
+	if v.Logger == nil {
+		v.Logger = slog.Default()
+	}
+	if v.Now == nil {
+		v.Now = time.Now
+	}
+	if v.Candidates <= 0 {
+		v.Candidates = DefaultCandidates
+	}
+	if v.EmbedText == nil {
+		v.EmbedText = EmbedTextPaper
+	}
+	if v.MaxContentBytes <= 0 {
+		v.MaxContentBytes = DefaultMaxContentBytes
+	}
+	if v.LinksPerHit == 0 {
+		v.LinksPerHit = DefaultLinksPerHit
+	}
+	return v
+}

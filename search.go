@@ -1,0 +1,312 @@
+package amem
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/amem-dev/amem/index"
+)
+
+// SearchMode chooses how direct hits are found.
+type SearchMode string
+
+const (
+	// SearchVector ranks notes by cosine of their embedding to the query's.
+	SearchVector SearchMode = "vector"
+	// SearchLexical ranks notes by BM25 over content, context, keywords
+	// and tags.
+	SearchLexical SearchMode = "lexical"
+	// SearchHybrid fuses the vector and lexical rankings by reciprocal
+	// rank (RRF, k=60), each ranking taken to Depth.
+	SearchHybrid SearchMode = "hybrid"
+)
+
+// SearchRequest is a query. Namespace and Query are required.
+type SearchRequest struct {
+	Namespace string
+	Query     string
+	// K is the number of direct hits (default 10, at most MaxK).
+	K int
+	// Mode defaults to SearchHybrid.
+	Mode   SearchMode
+	Filter Filter
+	// LinksPerHit and LinkBudget override Options for this search; zero
+	// means the Options value, negative disables linked notes.
+	LinksPerHit int
+	LinkBudget  int
+}
+
+// ResultKind says why a note is in the results.
+type ResultKind string
+
+const (
+	Direct ResultKind = "direct" // a hit for the query
+	Linked ResultKind = "linked" // linked to a direct hit
+)
+
+// Result is one note of the context list.
+type Result struct {
+	Note  Note       `json:"note"`
+	Score float64    `json:"score"`
+	Kind  ResultKind `json:"kind"`
+	// Via is the direct hit a linked note came through.
+	Via string `json:"via,omitempty"`
+}
+
+// rrfK is the usual reciprocal-rank-fusion constant; it damps the weight
+// of the top ranks so neither list dominates.
+const rrfK = 60
+
+// Search returns the context list for a query. Policy: the K direct hits
+// in rank order, each followed by up to LinksPerHit of its linked notes
+// (strongest link first) that are not already in the list, until
+// LinkBudget linked notes have been added. So every direct hit is always
+// returned (the reference code truncated after adding links), and linked
+// notes sit next to the hit that brought them. A linked note's Score is
+// its link's strength. Filters apply to linked notes too.
+func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error) {
+	if err := ValidNamespace(req.Namespace); err != nil {
+		return nil, err
+	}
+	q := strings.TrimSpace(req.Query)
+	if q == "" {
+		return nil, invalidf("query is empty")
+	}
+	if len(q) > m.opts.MaxContentBytes {
+		return nil, invalidf("query is %d bytes, the limit is %d", len(q), m.opts.MaxContentBytes)
+	}
+	k := req.K
+	if k == 0 {
+		k = 10
+	}
+	if k < 0 || k > MaxK {
+		return nil, invalidf("k is %d; it must be between 1 and %d", k, MaxK)
+	}
+	mode := req.Mode
+	if mode == "" {
+		mode = SearchHybrid
+	}
+	perHit, budget := m.opts.LinksPerHit, m.opts.LinkBudget
+	if req.LinksPerHit != 0 {
+		perHit = req.LinksPerHit
+	}
+	if req.LinkBudget != 0 {
+		budget = req.LinkBudget
+	}
+	if budget == 0 {
+		budget = k
+	}
+	if !req.Filter.To.IsZero() && !req.Filter.From.IsZero() && !req.Filter.To.After(req.Filter.From) {
+		return nil, invalidf("time range is empty: from %s is not before to %s", req.Filter.From, req.Filter.To)
+	}
+
+	var allow map[string]bool
+	if !req.Filter.IsZero() {
+		var ids []string
+		if err := m.view(ctx, func(tx Tx) error {
+			var err error
+			ids, err = tx.MatchIDs(req.Namespace, req.Filter)
+			return err
+		}); err != nil {
+			return nil, err
+		}
+		allow = make(map[string]bool, len(ids))
+		for _, id := range ids {
+			allow[id] = true
+		}
+	}
+
+	var hits []Scored
+	var err error
+	switch mode {
+	case SearchVector:
+		hits, err = m.vectorHits(ctx, req.Namespace, q, k, allow)
+	case SearchLexical:
+		hits, err = m.lexicalHits(ctx, req.Namespace, q, k, allow)
+	case SearchHybrid:
+		hits, err = m.hybridHits(ctx, req.Namespace, q, k, allow)
+	default:
+		return nil, invalidf("search mode %q; use vector, lexical or hybrid", mode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m.expand(ctx, req.Namespace, hits, perHit, budget, allow)
+}
+
+func (m *Memory) vectorHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
+	s, err := m.space(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	vecs, err := m.embed(ctx, []string{q})
+	if err != nil {
+		return nil, err
+	}
+	var filter func(string) bool
+	if allow != nil {
+		filter = func(id string) bool { return allow[id] }
+	}
+	s.mu.RLock()
+	hits, err := s.idx.Search(vecs[0], k, filter)
+	s.mu.RUnlock()
+	if err != nil {
+		return nil, err
+	}
+	return fromHits(hits), nil
+}
+
+func fromHits(hits []index.Hit) []Scored {
+	out := make([]Scored, len(hits))
+	for i, h := range hits {
+		out[i] = Scored{ID: h.ID, Score: float64(h.Score)}
+	}
+	return out
+}
+
+func (m *Memory) lexicalHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
+	// Over-fetch when filtering, since the store ranks before we filter.
+	limit := k
+	if allow != nil {
+		limit = min(max(k*10, 200), len(allow)+k)
+	}
+	var hits []Scored
+	if err := m.view(ctx, func(tx Tx) error {
+		var err error
+		hits, err = tx.LexicalSearch(ns, q, limit)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	if allow != nil {
+		hits = slices.DeleteFunc(hits, func(s Scored) bool { return !allow[s.ID] })
+	}
+	if len(hits) > k {
+		hits = hits[:k]
+	}
+	return hits, nil
+}
+
+// hybridDepth is how deep each ranking is read before fusion: deeper than
+// k so that a note ranked moderately by both can beat one ranked high by
+// only one.
+func hybridDepth(k int) int { return max(k*3, 50) }
+
+func (m *Memory) hybridHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
+	depth := hybridDepth(k)
+	vec, err := m.vectorHits(ctx, ns, q, depth, allow)
+	if err != nil {
+		return nil, err
+	}
+	lex, err := m.lexicalHits(ctx, ns, q, depth, allow)
+	if err != nil {
+		return nil, err
+	}
+	return FuseRRF(k, vec, lex), nil
+}
+
+// FuseRRF merges rankings by reciprocal rank fusion: score(d) = sum over
+// rankings of 1/(60 + rank). Ties break by ID for determinism.
+func FuseRRF(k int, rankings ...[]Scored) []Scored {
+	score := make(map[string]float64)
+	for _, r := range rankings {
+		for i, s := range r {
+			score[s.ID] += 1 / float64(rrfK+i+1)
+		}
+	}
+	out := make([]Scored, 0, len(score))
+	for id, s := range score {
+		out = append(out, Scored{ID: id, Score: s})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Score != out[j].Score {
+			return out[i].Score > out[j].Score
+		}
+		return out[i].ID < out[j].ID
+	})
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// expand loads the direct hits and adds linked notes by the policy
+// documented on Search.
+func (m *Memory) expand(ctx context.Context, ns string, hits []Scored, perHit, budget int, allow map[string]bool) ([]Result, error) {
+	ids := make([]string, len(hits))
+	for i, h := range hits {
+		ids[i] = h.ID
+	}
+	var out []Result
+	err := m.view(ctx, func(tx Tx) error {
+		notes, err := tx.Notes(ns, ids)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]Note, len(notes))
+		for _, n := range notes {
+			byID[n.ID] = n
+		}
+		in := make(map[string]bool, len(hits))
+		for _, h := range hits {
+			in[h.ID] = true
+		}
+		// Plan the linked notes first, so they load in one call.
+		type pick struct {
+			link Link
+			via  string
+		}
+		var picks [][]pick
+		var want []string
+		used := 0
+		for _, h := range hits {
+			n, ok := byID[h.ID]
+			var ps []pick
+			if ok && perHit > 0 && budget > 0 {
+				links := slices.Clone(n.Links)
+				slices.SortStableFunc(links, cmpStrength)
+				for _, l := range links {
+					if len(ps) == perHit || used == budget {
+						break
+					}
+					other := l.Other(n.ID)
+					if in[other] || (allow != nil && !allow[other]) {
+						continue
+					}
+					in[other] = true
+					used++
+					ps = append(ps, pick{l, n.ID})
+					want = append(want, other)
+				}
+			}
+			picks = append(picks, ps)
+		}
+		linked, err := tx.Notes(ns, want)
+		if err != nil {
+			return err
+		}
+		for _, n := range linked {
+			byID[n.ID] = n
+		}
+		for i, h := range hits {
+			n, ok := byID[h.ID]
+			if !ok {
+				continue // deleted between ranking and loading
+			}
+			out = append(out, Result{Note: n, Score: h.Score, Kind: Direct})
+			for _, p := range picks[i] {
+				if ln, ok := byID[p.link.Other(p.via)]; ok {
+					out = append(out, Result{Note: ln, Score: p.link.Strength, Kind: Linked, Via: p.via})
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("search: %w", err)
+	}
+	return out, nil
+}

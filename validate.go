@@ -1,0 +1,154 @@
+package amem
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Limits on caller input besides Options.MaxContentBytes. They keep one
+// note's attributes small enough to show a curator many of them.
+const (
+	MaxNamespaceLen   = 128
+	MaxKeywords       = 32
+	MaxTags           = 16
+	MaxTermBytes      = 128 // one keyword or tag
+	MaxContextBytes   = 2048
+	MaxMetadataPairs  = 64
+	MaxMetadataKey    = 128
+	MaxMetadataValue  = 2048
+	maxReasonBytes    = 512
+	maxCuratorTermLen = MaxTermBytes
+)
+
+// ValidNamespace checks a namespace name: 1-128 characters of letters,
+// digits and . _ - : @ (no slash, so it fits in a URL path segment).
+func ValidNamespace(ns string) error {
+	if ns == "" {
+		return invalidf("namespace is empty")
+	}
+	if len(ns) > MaxNamespaceLen {
+		return invalidf("namespace is %d bytes, the limit is %d", len(ns), MaxNamespaceLen)
+	}
+	for _, r := range ns {
+		if r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-:@", r)) {
+			return invalidf("namespace %q has %q; use letters, digits and . _ - : @", ns, r)
+		}
+	}
+	return nil
+}
+
+func (m *Memory) validContent(content string) error {
+	if !utf8.ValidString(content) {
+		return invalidf("content is not valid UTF-8")
+	}
+	if strings.TrimSpace(content) == "" {
+		return invalidf("content is empty")
+	}
+	if len(content) > m.opts.MaxContentBytes {
+		return invalidf("content is %d bytes, the limit is %d", len(content), m.opts.MaxContentBytes)
+	}
+	return nil
+}
+
+func validID(id string) error {
+	if !ValidID(id) {
+		return invalidf("%q is not a note ID (26 characters, Crockford base32)", id)
+	}
+	return nil
+}
+
+// validTerms checks caller-given keywords or tags and returns them trimmed
+// and de-duplicated (case-insensitively, first spelling kept).
+func validTerms(field string, terms []string, limit int) ([]string, error) {
+	if len(terms) > limit {
+		return nil, invalidf("%d %s, the limit is %d", len(terms), field, limit)
+	}
+	out := make([]string, 0, len(terms))
+	seen := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		if !utf8.ValidString(t) {
+			return nil, invalidf("%s: %q is not valid UTF-8", field, t)
+		}
+		t = strings.TrimSpace(t)
+		if t == "" {
+			return nil, invalidf("%s: empty entry", field)
+		}
+		if len(t) > MaxTermBytes {
+			return nil, invalidf("%s: %q is over %d bytes", field, t[:32]+"...", MaxTermBytes)
+		}
+		k := strings.ToLower(t)
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func validMetadata(md map[string]string) error {
+	if len(md) > MaxMetadataPairs {
+		return invalidf("%d metadata pairs, the limit is %d", len(md), MaxMetadataPairs)
+	}
+	for k, v := range md {
+		switch {
+		case k == "":
+			return invalidf("metadata has an empty key")
+		case !utf8.ValidString(k) || !utf8.ValidString(v):
+			return invalidf("metadata %q is not valid UTF-8", k)
+		case len(k) > MaxMetadataKey:
+			return invalidf("metadata key %q is over %d bytes", k[:32]+"...", MaxMetadataKey)
+		case len(v) > MaxMetadataValue:
+			return invalidf("metadata value of %q is over %d bytes", k, MaxMetadataValue)
+		}
+	}
+	return nil
+}
+
+func validContext(s string) error {
+	if !utf8.ValidString(s) {
+		return invalidf("context is not valid UTF-8")
+	}
+	if len(s) > MaxContextBytes {
+		return invalidf("context is %d bytes, the limit is %d", len(s), MaxContextBytes)
+	}
+	return nil
+}
+
+// cleanTerms sanitises curator output instead of rejecting it: a model's
+// sloppy list should not fail the whole enrichment.
+func cleanTerms(terms []string, limit int) []string {
+	out := make([]string, 0, min(len(terms), limit))
+	seen := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		t = strings.TrimSpace(strings.ToValidUTF8(t, ""))
+		if t == "" || len(t) > maxCuratorTermLen {
+			continue
+		}
+		k := strings.ToLower(t)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, t)
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// cleanText sanitises a curator-written sentence: valid UTF-8, one line,
+// bounded length (cut at a rune boundary).
+func cleanText(s string, limit int) string {
+	s = strings.ToValidUTF8(s, "")
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut]
+}
