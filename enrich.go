@@ -47,7 +47,7 @@ func (m *Memory) Enrich(ctx context.Context, ns, id string) (Note, error) {
 		if gerr != nil {
 			return Note{}, errors.Join(err, gerr)
 		}
-		return failed, fmt.Errorf("enrich %s: %w", id, err)
+		return failed, &EnrichError{NoteID: id, Err: err}
 	}
 	if err := m.apply(ctx, plan); err != nil {
 		return Note{}, fmt.Errorf("enrich %s: %w", id, err)
@@ -264,28 +264,41 @@ func evolve(old Note, ev Evolution) Note {
 	return next
 }
 
-// apply writes a plan in one transaction. If the note was edited while
-// the curator worked, the plan is stale and is dropped: the edit queued
-// its own enrichment. A neighbour edited meanwhile gets the evolution
-// merged onto its new state and is re-embedded under the lock.
+// apply writes a plan in one transaction. If the note's content or time
+// was edited while the curator worked, the plan is stale and is dropped:
+// the edit queued its own enrichment. A note (the new one or a neighbour)
+// changed meanwhile by another enrichment gets this plan's change merged
+// onto its current state, re-embedded (outside the transaction, under the
+// namespace lock) when the merge gives a state whose vector we don't have.
 func (m *Memory) apply(ctx context.Context, p *plan) error {
 	ns, id := p.note.Namespace, p.note.ID
-	// Neighbours that changed since they were shown need their merged
-	// state embedded; that is found inside the transaction, so collect it
-	// and embed before writing (rarely more than one round).
+	self := &evolvedNote{shown: p.base, next: p.note}
+	// The lock is held across retries, so a retry sees the states it
+	// merged onto and succeeds: embedding under the lock happens only
+	// when another enrichment got in between.
+	w, err := m.lock(ctx, []string{ns})
+	if err != nil {
+		return err
+	}
+	defer w.unlock()
 	for attempt := 0; attempt < 3; attempt++ {
 		var reembed []*evolvedNote
-		err := m.writeUnit(ctx, ns, func(tx Tx, ix *indexOps) error {
+		err := w.commit(ctx, func(tx Tx, ix *indexOps) error {
 			reembed = nil
 			cur, err := tx.Note(ns, id)
 			if err != nil {
 				return err
 			}
-			if cur.Version != p.base.Version || cur.Content != p.base.Content {
-				m.log.Info("note changed during enrichment; plan dropped", "namespace", ns, "note", id)
+			if cur.Content != p.base.Content || !cur.EventTime.Equal(p.base.EventTime) {
+				m.log.Info("note edited during enrichment; plan dropped", "namespace", ns, "note", id)
 				return nil
 			}
-			note := p.note
+			note, ok := rebase(self, cur, &reembed)
+			if !ok {
+				return errRetryApply
+			}
+			note.Links = cur.Links
+			note.Enrichment = p.note.Enrichment
 			note.Version = cur.Version + 1
 			note.UpdatedAt = note.Enrichment.At
 			if err := tx.UpdateNote(note); err != nil {
@@ -309,8 +322,7 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 				}
 			}
 			for i := range p.evolved {
-				ev := &p.evolved[i]
-				if err := m.applyEvolution(tx, ix, note, ev, &reembed); err != nil {
+				if err := m.applyEvolution(tx, ix, note, &p.evolved[i], &reembed); err != nil {
 					return err
 				}
 			}
@@ -345,15 +357,38 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 			ev.next.Embedding = vecs[i]
 		}
 	}
-	return fmt.Errorf("neighbours kept changing during enrichment; try again")
+	return fmt.Errorf("enrichment did not converge after re-embedding merged notes (a bug)")
 }
 
-var errRetryApply = errors.New("neighbour changed: re-embed and retry")
+var errRetryApply = errors.New("a note changed: re-embed and retry")
 
-// applyEvolution writes one neighbour's evolution. If the neighbour
-// changed since it was shown, the evolution is merged onto its current
-// state; when that gives a state whose embedding we don't have, ev is
-// queued in reembed and the transaction is retried.
+// rebase returns ev's proposed state moved onto cur, the note's state now.
+// If cur is the state ev was computed from, that is ev.next. Otherwise the
+// change shown->next is merged onto cur (terms added are added, terms
+// removed are removed, a rewritten context replaces cur's); if the result
+// differs from ev.next, ev is updated and queued in reembed, and rebase
+// reports false: the caller must retry after embedding it.
+func rebase(ev *evolvedNote, cur Note, reembed *[]*evolvedNote) (Note, bool) {
+	if cur.Version == ev.shown.Version {
+		return ev.next, true
+	}
+	merged := cur.Clone()
+	merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
+	merged.Tags = merge3(ev.shown.Tags, ev.next.Tags, cur.Tags)
+	if ev.next.Context != ev.shown.Context {
+		merged.Context = ev.next.Context
+	}
+	if sameSnapshot(merged.snapshot(), ev.next.snapshot()) {
+		merged.Embedding = ev.next.Embedding
+		return merged, true
+	}
+	ev.shown, ev.next = cur, merged
+	*reembed = append(*reembed, ev)
+	return Note{}, false
+}
+
+// applyEvolution writes one neighbour's evolution, rebased onto its
+// current state.
 func (m *Memory) applyEvolution(tx Tx, ix *indexOps, by Note, ev *evolvedNote, reembed *[]*evolvedNote) error {
 	cur, err := tx.Note(by.Namespace, ev.shown.ID)
 	if errors.Is(err, ErrNotFound) {
@@ -362,24 +397,8 @@ func (m *Memory) applyEvolution(tx Tx, ix *indexOps, by Note, ev *evolvedNote, r
 	if err != nil {
 		return err
 	}
-	next := ev.next
-	if cur.Version != ev.shown.Version {
-		merged := cur.Clone()
-		merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
-		merged.Tags = merge3(ev.shown.Tags, ev.next.Tags, cur.Tags)
-		if ev.next.Context != ev.shown.Context {
-			merged.Context = ev.next.Context
-		}
-		if !sameSnapshot(merged.snapshot(), next.snapshot()) || cur.Content != ev.next.Content {
-			ev.shown = cur
-			ev.next = merged
-			*reembed = append(*reembed, ev)
-			return nil
-		}
-		next = merged
-		next.Embedding = ev.next.Embedding
-	}
-	if sameSnapshot(cur.snapshot(), next.snapshot()) {
+	next, ok := rebase(ev, cur, reembed)
+	if !ok || sameSnapshot(cur.snapshot(), next.snapshot()) {
 		return nil
 	}
 	next.Links = cur.Links
@@ -418,6 +437,16 @@ func clamp01(x float64) float64 {
 	}
 	return math.Max(0, math.Min(1, x))
 }
+
+// EnrichError is returned by Enrich when the curator (or an embedder call
+// it needed) failed: the note is stored, searchable and marked failed.
+type EnrichError struct {
+	NoteID string
+	Err    error
+}
+
+func (e *EnrichError) Error() string { return fmt.Sprintf("enrich %s: %v", e.NoteID, e.Err) }
+func (e *EnrichError) Unwrap() error { return e.Err }
 
 // describe is a short human-readable form of a note for logs and reasons.
 func describe(n Note) string {

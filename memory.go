@@ -184,34 +184,62 @@ func (m *Memory) writeUnit(ctx context.Context, ns string, fn func(tx Tx, ix *in
 	return m.writeMulti(ctx, []string{ns}, fn)
 }
 
-// writeMulti is writeUnit over several namespaces (an import). Locks are
-// taken in sorted order so two multi-namespace writes can't deadlock.
-// fn's index operations default to the first namespace.
+// writeMulti is writeUnit over several namespaces (an import).
 func (m *Memory) writeMulti(ctx context.Context, nss []string, fn func(tx Tx, ix *indexOps) error) error {
+	w, err := m.lock(ctx, nss)
+	if err != nil {
+		return err
+	}
+	defer w.unlock()
+	return w.commit(ctx, fn)
+}
+
+// locked is a set of namespaces whose write locks are held.
+type locked struct {
+	m      *Memory
+	def    string
+	spaces map[string]*space
+	order  []string
+}
+
+// lock takes the write locks of nss in sorted order, so two writes over
+// several namespaces can't deadlock. Index operations default to nss[0].
+func (m *Memory) lock(ctx context.Context, nss []string) (*locked, error) {
 	sorted := slices.Clone(nss)
 	slices.Sort(sorted)
 	sorted = slices.Compact(sorted)
-	spaces := make(map[string]*space, len(sorted))
+	w := &locked{m: m, def: nss[0], spaces: make(map[string]*space, len(sorted)), order: sorted}
 	for _, ns := range sorted {
 		s, err := m.space(ctx, ns)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		spaces[ns] = s
+		w.spaces[ns] = s
 	}
 	for _, ns := range sorted {
-		spaces[ns].write.Lock()
-		defer spaces[ns].write.Unlock()
+		w.spaces[ns].write.Lock()
 	}
+	return w, nil
+}
+
+func (w *locked) unlock() {
+	for _, ns := range w.order {
+		w.spaces[ns].write.Unlock()
+	}
+}
+
+// commit runs fn in a write transaction and, once it has committed,
+// applies the index changes fn queued.
+func (w *locked) commit(ctx context.Context, fn func(tx Tx, ix *indexOps) error) error {
 	var ops *indexOps
-	if err := m.store.Update(ctx, func(tx Tx) error {
-		ops = &indexOps{def: nss[0]}
+	if err := w.m.store.Update(ctx, func(tx Tx) error {
+		ops = &indexOps{def: w.def}
 		return fn(tx, ops)
 	}); err != nil {
 		return err
 	}
 	for _, op := range ops.ops {
-		s := spaces[op.ns]
+		s := w.spaces[op.ns]
 		if s == nil {
 			return fmt.Errorf("index change for namespace %s outside the write", op.ns)
 		}
@@ -307,7 +335,18 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Note, error) {
 	if m.opts.Async || n.Enrichment.State != EnrichPending {
 		return m.Get(ctx, n.Namespace, n.ID)
 	}
-	return m.Enrich(ctx, n.Namespace, n.ID)
+	return m.enrichAfterWrite(ctx, n.Namespace, n.ID)
+}
+
+// enrichAfterWrite enriches a note just written: a curator failure is
+// recorded on the note, not returned, since the write itself succeeded.
+func (m *Memory) enrichAfterWrite(ctx context.Context, ns, id string) (Note, error) {
+	n, err := m.Enrich(ctx, ns, id)
+	var ee *EnrichError
+	if errors.As(err, &ee) {
+		return n, nil
+	}
+	return n, err
 }
 
 func (m *Memory) newNote(req AddRequest) (Note, error) {
@@ -529,7 +568,7 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req UpdateRequest) (
 		return Note{}, fmt.Errorf("update %s: %w", id, err)
 	}
 	if n.Enrichment.State == EnrichPending && !m.opts.Async {
-		return m.Enrich(ctx, ns, id)
+		return m.enrichAfterWrite(ctx, ns, id)
 	}
 	return n, nil
 }

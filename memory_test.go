@@ -61,6 +61,9 @@ func linkAllCurator() *mock.Curator {
 			return amem.Attributes{Keywords: []string{first}, Tags: []string{"scripted"}, Context: "About " + first + "."}, nil
 		},
 		ConnectFunc: func(ctx context.Context, n amem.Note, cands []amem.Candidate) (amem.Decision, error) {
+			if len(cands) == 0 {
+				return amem.Decision{}, nil
+			}
 			mu.Lock()
 			calls++
 			word := fmt.Sprintf("evolved%d", calls)
@@ -141,9 +144,9 @@ func TestPipelineLinksEvolvesAndReembeds(t *testing.T) {
 	if aNow.Version != len(hist) {
 		t.Fatalf("version %d but %d history rows", aNow.Version, len(hist))
 	}
-	// The evolved keyword exists only in a's refreshed embedding text: a
+	// evolved1 (given by b) exists only in a's refreshed embedding text: a
 	// vector search for it must find a first.
-	res, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "evolved2", K: 1, Mode: amem.SearchVector, LinkBudget: -1})
+	res, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "evolved1", K: 1, Mode: amem.SearchVector, LinkBudget: -1})
 	if err != nil {
 		t.Fatal(err)
 	}

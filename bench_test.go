@@ -1,0 +1,106 @@
+package amem_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/sqlite"
+)
+
+var benchWords = strings.Fields(`garden piano hiking adoption painting support group
+concert coffee recipe mountain river camping guitar novel school career counsellor
+family dog cat beach sunrise museum pottery workshop marathon yoga travel paris
+festival volunteer charity birthday wedding interview project deadline conference`)
+
+func benchSentence(r *rand.Rand) string {
+	n := 8 + r.IntN(8)
+	w := make([]string, n)
+	for i := range w {
+		w[i] = benchWords[r.IntN(len(benchWords))]
+	}
+	return strings.Join(w, " ")
+}
+
+// BenchmarkAdd measures the write path with the lexical embedder and no
+// curator: validation, embedding, one durable transaction, index update.
+func BenchmarkAdd(b *testing.B) {
+	ctx := context.Background()
+	mem := openMem(b, nil)
+	r := rand.New(rand.NewPCG(1, 1))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := mem.Add(ctx, amem.AddRequest{Namespace: "bench", Content: benchSentence(r)}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// fill stores n notes in one transaction, straight through the store, so
+// that large benchmarks don't spend minutes in setup.
+func fill(b *testing.B, path string, n int) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, path, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	emb := lexical.New(nil)
+	r := rand.New(rand.NewPCG(2, 2))
+	texts := make([]string, n)
+	for i := range texts {
+		texts[i] = benchSentence(r)
+	}
+	vecs, _ := emb.Embed(ctx, texts)
+	t0 := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
+	err = st.Update(ctx, func(tx amem.Tx) error {
+		if err := tx.PutNamespace(amem.NamespaceInfo{Name: "bench", Embedder: emb.Name(), Dimensions: emb.Dimensions(), CreatedAt: t0}); err != nil {
+			return err
+		}
+		for i, text := range texts {
+			ts := t0.Add(time.Duration(i) * time.Minute)
+			id := fmt.Sprintf("01H%023d", i)
+			n := amem.Note{ID: id, Namespace: "bench", Content: text, EventTime: ts, IngestTime: ts, UpdatedAt: ts,
+				Keywords: []string{}, Tags: []string{}, Embedding: vecs[i], Version: 1,
+				Enrichment: amem.Enrichment{State: amem.EnrichDone}}
+			if err := tx.InsertNote(n); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	for _, n := range []int{1_000, 10_000, 100_000} {
+		for _, mode := range []amem.SearchMode{amem.SearchVector, amem.SearchHybrid} {
+			b.Run(fmt.Sprintf("%s/%d", mode, n), func(b *testing.B) {
+				ctx := context.Background()
+				path := filepath.Join(b.TempDir(), "bench.db")
+				fill(b, path, n)
+				mem := openAt(b, path, nil)
+				defer mem.Close()
+				req := amem.SearchRequest{Namespace: "bench", Query: "piano concert with family", K: 10, Mode: mode}
+				if _, err := mem.Search(ctx, req); err != nil { // loads the index
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for b.Loop() {
+					if _, err := mem.Search(ctx, req); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
