@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// amemCLI runs the CLI in-process with the lexical embedder (no model
+// download) and returns stdout; a non-nil error fails the test unless
+// wantErr.
+func amemCLI(t *testing.T, stdin string, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	args = append(args, "--embedder", "lexical")
+	err := run(context.Background(), args, strings.NewReader(stdin), &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+func mustCLI(t *testing.T, stdin string, args ...string) string {
+	t.Helper()
+	out, stderr, err := amemCLI(t, stdin, args...)
+	if err != nil {
+		t.Fatalf("amem %s: %v\nstderr: %s", strings.Join(args, " "), err, stderr)
+	}
+	return out
+}
+
+type result struct {
+	ID      string  `json:"id"`
+	Content string  `json:"content"`
+	Score   float64 `json:"score"`
+	Kind    string  `json:"kind"`
+}
+
+func TestCLIRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.db")
+	var ids []string
+	for _, text := range []string{
+		"Caroline went to an LGBTQ support group",
+		"Caroline is researching adoption agencies",
+		"Caroline attended a support group for adoption",
+		"Melanie painted a sunrise",
+	} {
+		// Flags after the argument work too.
+		id := strings.TrimSpace(mustCLI(t, "", "add", text, "--db", db, "--namespace", "ns"))
+		if len(id) != 26 {
+			t.Fatalf("add printed %q, want an ID", id)
+		}
+		ids = append(ids, id)
+	}
+	var note map[string]any
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "show", "--db", db, "--json", ids[2])), &note); err != nil {
+		t.Fatal(err)
+	}
+	if note["id"] != ids[2] || note["namespace"] != "ns" || note["embedding"] != nil {
+		t.Fatalf("show --json: %v", note)
+	}
+	search := func(db string) []result {
+		var res []result
+		out := mustCLI(t, "", "search", "--db", db, "--namespace", "ns", "--json", "support group adoption")
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatalf("search --json: %v\n%s", err, out)
+		}
+		return res
+	}
+	before := search(db)
+	if len(before) == 0 || before[0].Kind != "direct" || before[0].ID == "" || before[0].Content == "" {
+		t.Fatalf("search results: %+v", before)
+	}
+	var links []map[string]any
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "links", "--db", db, "--json", ids[2])), &links); err != nil {
+		t.Fatal(err)
+	}
+	var hist []map[string]any
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "history", "--db", db, "--json", ids[0])), &hist); err != nil || len(hist) == 0 {
+		t.Fatalf("history: %v %v", err, hist)
+	}
+
+	export := mustCLI(t, "", "export", "--db", db)
+	db2 := filepath.Join(dir, "b.db")
+	mustCLI(t, export, "import", "--db", db2)
+	after := search(db2)
+	if len(after) != len(before) {
+		t.Fatalf("search after import: %d results, before %d", len(after), len(before))
+	}
+	for i := range before {
+		if before[i] != after[i] {
+			t.Fatalf("result %d: %+v after import, %+v before", i, after[i], before[i])
+		}
+	}
+	var links2 []map[string]any
+	json.Unmarshal([]byte(mustCLI(t, "", "links", "--db", db2, "--json", ids[2])), &links2)
+	if len(links2) != len(links) {
+		t.Fatalf("links after import: %d, before %d", len(links2), len(links))
+	}
+	if export2 := mustCLI(t, "", "export", "--db", db2); export2 != export {
+		t.Fatal("export of the imported db differs from the original export")
+	}
+
+	// Restore and delete through the CLI.
+	mustCLI(t, "", "restore", "--db", db, ids[0], "1")
+	mustCLI(t, "", "delete", "--db", db, ids[3])
+	if _, _, err := amemCLI(t, "", "show", "--db", db, ids[3]); exitCode(err, &bytes.Buffer{}) != exitNotFound {
+		t.Fatalf("show of a deleted note: %v", err)
+	}
+	stats := mustCLI(t, "", "stats", "--db", db)
+	if !strings.Contains(stats, "ns: 3 notes") {
+		t.Fatalf("stats: %s", stats)
+	}
+}
+
+func TestCLIErrors(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "e.db")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"no text", []string{"add", "--db", db}, exitUsage, "needs the memory's text"},
+		{"empty text", []string{"add", "--db", db, " "}, exitUsage, "content is empty"},
+		{"bad time", []string{"add", "--db", db, "--time", "yesterday", "x"}, exitUsage, "RFC 3339"},
+		{"bad flag", []string{"search", "--db", db, "--colour", "x"}, exitUsage, "unknown flag"},
+		{"bad id", []string{"show", "--db", db, "nope"}, exitUsage, "not a note ID"},
+		{"unknown id", []string{"show", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV"}, exitNotFound, "amem list"},
+		{"bad version", []string{"restore", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "x"}, exitUsage, "positive number"},
+		{"bad namespace", []string{"add", "--db", db, "-n", "a/b", "x"}, exitUsage, "namespace"},
+		{"enrich both", []string{"enrich", "--db", db}, exitUsage, "--retry"},
+		{"bad embedder", []string{"add", "--db", db, "x", "--embedder", "nope"}, exitError, "unknown embedder"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			args := tc.args
+			if !strings.Contains(strings.Join(args, " "), "--embedder") {
+				args = append(args, "--embedder", "lexical")
+			}
+			err := run(context.Background(), args, strings.NewReader(""), &out, &errb)
+			var msg bytes.Buffer
+			if code := exitCode(err, &msg); code != tc.code {
+				t.Fatalf("exit %d (%v), want %d", code, err, tc.code)
+			}
+			if !strings.Contains(msg.String(), tc.msg) {
+				t.Fatalf("message %q lacks %q", msg.String(), tc.msg)
+			}
+		})
+	}
+	if _, err := os.Stat(db); err == nil {
+		out, _, _ := amemCLI(t, "", "stats", "--db", db)
+		if !strings.Contains(out, "no notes") {
+			t.Fatalf("a failed command stored something: %s", out)
+		}
+	}
+}
