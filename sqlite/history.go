@@ -1,0 +1,185 @@
+package sqlite
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"github.com/amem-dev/amem"
+)
+
+const insertVersion = `INSERT INTO versions (note_id, ns, version, actor, reason, changes, snapshot, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+
+// AddVersion records one version of a note of v.Namespace: a note that
+// isn't there is amem.ErrNotFound, a version number it already has
+// amem.ErrConflict.
+func (t *tx) AddVersion(v amem.Version) error {
+	if v.NoteID == "" || v.Namespace == "" {
+		return fmt.Errorf("add version: %w: no note ID or namespace", amem.ErrInvalid)
+	}
+	created, err := timeValue(v.CreatedAt)
+	if err != nil {
+		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
+	}
+	changes := v.Changes
+	if changes == nil {
+		changes = []amem.FieldChange{}
+	}
+	changesJSON, err := marshalJSON(changes)
+	if err != nil {
+		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
+	}
+	snapshot, err := marshalJSON(v.Snapshot)
+	if err != nil { // a time outside years 0-9999
+		return fmt.Errorf("add version %d of %s: %w: %v", v.Version, v.NoteID, amem.ErrInvalid, err)
+	}
+	_, err = t.exec(insertVersion, v.NoteID, v.Namespace, v.Version, string(v.Actor), v.Reason,
+		changesJSON, snapshot, created)
+	switch {
+	case isConstraint(err, constraintPrimaryKey):
+		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, amem.ErrConflict)
+	case isConstraint(err, constraintForeignKey):
+		return fmt.Errorf("add version %d: %w", v.Version, notFound(v.Namespace, v.NoteID))
+	case err != nil:
+		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
+	}
+	return nil
+}
+
+const selectVersions = `SELECT note_id, ns, version, actor, reason, changes, snapshot, created_at
+FROM versions WHERE ns = ? AND note_id = ? ORDER BY version`
+
+// Versions returns a note's versions, oldest first; none for a note that
+// isn't in ns.
+func (t *tx) Versions(ns, id string) ([]amem.Version, error) {
+	rows, err := t.query(selectVersions, ns, id)
+	if err != nil {
+		return nil, fmt.Errorf("versions of %s: %w", id, err)
+	}
+	defer rows.Close()
+	out := []amem.Version{}
+	for rows.Next() {
+		v, err := scanVersion(rows)
+		if err != nil {
+			return nil, fmt.Errorf("versions of %s: %w", id, err)
+		}
+		out = append(out, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("versions of %s: %w", id, err)
+	}
+	return out, nil
+}
+
+func scanVersion(s scanner) (amem.Version, error) {
+	var (
+		v                 amem.Version
+		actor             string
+		changes, snapshot string
+		created           sql.NullInt64
+	)
+	if err := s.Scan(&v.NoteID, &v.Namespace, &v.Version, &actor, &v.Reason, &changes, &snapshot, &created); err != nil {
+		return amem.Version{}, err
+	}
+	v.Actor, v.CreatedAt = amem.Actor(actor), timeOf(created)
+	if err := json.Unmarshal([]byte(changes), &v.Changes); err != nil {
+		return amem.Version{}, fmt.Errorf("version %d: changes: %w", v.Version, err)
+	}
+	if v.Changes == nil {
+		v.Changes = []amem.FieldChange{}
+	}
+	if err := json.Unmarshal([]byte(snapshot), &v.Snapshot); err != nil {
+		return amem.Version{}, fmt.Errorf("version %d: snapshot: %w", v.Version, err)
+	}
+	sn := &v.Snapshot
+	if sn.Keywords == nil {
+		sn.Keywords = []string{}
+	}
+	if sn.Tags == nil {
+		sn.Tags = []string{}
+	}
+	if len(sn.Metadata) == 0 {
+		sn.Metadata = nil
+	}
+	if !sn.EventTime.IsZero() {
+		sn.EventTime = sn.EventTime.UTC()
+	}
+	return v, nil
+}
+
+const insertUsage = `INSERT INTO usage (ns, note_id, operation, prompt_tokens, completion_tokens, at)
+VALUES (?, ?, ?, ?, ?, ?)`
+
+func (t *tx) RecordUsage(r amem.UsageRecord) error {
+	if r.Namespace == "" {
+		return fmt.Errorf("record usage: %w: no namespace", amem.ErrInvalid)
+	}
+	at, err := timeValue(r.At)
+	if err != nil {
+		return fmt.Errorf("record usage: %w", err)
+	}
+	if _, err := t.exec(insertUsage, r.Namespace, r.NoteID, r.Operation,
+		r.Usage.PromptTokens, r.Usage.CompletionTokens, at); err != nil {
+		return fmt.Errorf("record usage: %w", err)
+	}
+	return nil
+}
+
+const selectUsageTotals = `SELECT operation, count(*), sum(prompt_tokens), sum(completion_tokens)
+FROM usage WHERE ns = ? GROUP BY operation ORDER BY operation`
+
+// UsageTotals sums the usage of ns by operation, in operation order.
+func (t *tx) UsageTotals(ns string) ([]amem.UsageTotal, error) {
+	rows, err := t.query(selectUsageTotals, ns)
+	if err != nil {
+		return nil, fmt.Errorf("usage totals: %w", err)
+	}
+	defer rows.Close()
+	out := []amem.UsageTotal{}
+	for rows.Next() {
+		var u amem.UsageTotal
+		if err := rows.Scan(&u.Operation, &u.Calls, &u.PromptTokens, &u.CompletionTokens); err != nil {
+			return nil, fmt.Errorf("usage totals: %w", err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("usage totals: %w", err)
+	}
+	return out, nil
+}
+
+const (
+	countNotesByState = `SELECT enrich_state, count(*) FROM notes WHERE ns = ? GROUP BY enrich_state`
+	countLinks        = `SELECT count(*) FROM links WHERE ns = ?`
+)
+
+// Stats counts the notes of ns by enrichment state (states without notes
+// are absent from ByState) and its links.
+func (t *tx) Stats(ns string) (amem.NamespaceStats, error) {
+	st := amem.NamespaceStats{ByState: map[amem.EnrichState]int{}}
+	rows, err := t.query(countNotesByState, ns)
+	if err != nil {
+		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var (
+			state string
+			n     int
+		)
+		if err := rows.Scan(&state, &n); err != nil {
+			return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
+		}
+		st.ByState[amem.EnrichState(state)] = n
+		st.Notes += n
+	}
+	if err := rows.Err(); err != nil {
+		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
+	}
+	if err := t.queryRow(countLinks, ns).Scan(&st.Links); err != nil {
+		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
+	}
+	return st, nil
+}

@@ -1,0 +1,183 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// ErrSchemaTooNew is returned by Open when the database was migrated by a
+// newer version of this package than the running one: its schema may hold
+// what this code would misread or lose.
+var ErrSchemaTooNew = errors.New("database schema is newer than this program")
+
+// migrations are the schema's numbered changes: migrations[i] is version
+// i+1. Open applies the missing ones in order, in one transaction, and
+// records each in schema_migrations. Never edit a released migration;
+// append a new one.
+var migrations = []string{
+	migration1,
+}
+
+// migration1 is the first schema.
+//
+// notes.seq is an INTEGER PRIMARY KEY, an alias of the rowid, because the
+// full-text index refers to notes by rowid: a table without one may have
+// its rowids renumbered by VACUUM. The UNIQUE (ns, id) index lets links
+// and versions reference a note together with its namespace, so that a
+// link across namespaces can't exist even by mistake.
+//
+// notes_fts is a contentless FTS5 table (the text stays only in notes)
+// with contentless_delete, so triggers delete index rows by rowid without
+// re-supplying the old text. Keywords and tags are indexed as words, not
+// as JSON. Its rowid is notes.seq.
+//
+// tag_keys holds the lowercased tags that MatchIDs compares against
+// (SQLite's lower() folds ASCII only).
+const migration1 = `
+CREATE TABLE namespaces (
+	name       TEXT PRIMARY KEY,
+	embedder   TEXT NOT NULL,
+	dims       INTEGER NOT NULL,
+	created_at INTEGER
+) STRICT;
+
+CREATE TABLE notes (
+	seq             INTEGER PRIMARY KEY,
+	id              TEXT NOT NULL UNIQUE,
+	ns              TEXT NOT NULL,
+	content         TEXT NOT NULL,
+	event_time      INTEGER,
+	ingest_time     INTEGER,
+	updated_at      INTEGER,
+	keywords        TEXT NOT NULL DEFAULT '[]',
+	tags            TEXT NOT NULL DEFAULT '[]',
+	tag_keys        TEXT NOT NULL DEFAULT '[]',
+	context         TEXT NOT NULL DEFAULT '',
+	metadata        TEXT NOT NULL DEFAULT '{}',
+	embedding       BLOB,
+	version         INTEGER NOT NULL,
+	enrich_state    TEXT NOT NULL,
+	enrich_error    TEXT NOT NULL DEFAULT '',
+	enrich_attempts INTEGER NOT NULL DEFAULT 0,
+	enrich_at       INTEGER
+) STRICT;
+CREATE UNIQUE INDEX notes_ns_id ON notes (ns, id);
+CREATE INDEX notes_ns_state ON notes (ns, enrich_state, id);
+CREATE INDEX notes_ns_event ON notes (ns, event_time);
+
+CREATE TABLE links (
+	ns         TEXT NOT NULL,
+	source     TEXT NOT NULL,
+	target     TEXT NOT NULL,
+	reason     TEXT NOT NULL DEFAULT '',
+	strength   REAL NOT NULL,
+	created_at INTEGER,
+	PRIMARY KEY (source, target),
+	FOREIGN KEY (ns, source) REFERENCES notes (ns, id) ON DELETE CASCADE,
+	FOREIGN KEY (ns, target) REFERENCES notes (ns, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+CREATE INDEX links_target ON links (target);
+CREATE INDEX links_ns ON links (ns);
+
+CREATE TABLE versions (
+	note_id    TEXT NOT NULL,
+	ns         TEXT NOT NULL,
+	version    INTEGER NOT NULL,
+	actor      TEXT NOT NULL,
+	reason     TEXT NOT NULL DEFAULT '',
+	changes    TEXT NOT NULL DEFAULT '[]',
+	snapshot   TEXT NOT NULL,
+	created_at INTEGER,
+	PRIMARY KEY (note_id, version),
+	FOREIGN KEY (ns, note_id) REFERENCES notes (ns, id) ON DELETE CASCADE
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE usage (
+	seq               INTEGER PRIMARY KEY,
+	ns                TEXT NOT NULL,
+	note_id           TEXT NOT NULL DEFAULT '',
+	operation         TEXT NOT NULL,
+	prompt_tokens     INTEGER NOT NULL,
+	completion_tokens INTEGER NOT NULL,
+	at                INTEGER
+) STRICT;
+CREATE INDEX usage_ns_operation ON usage (ns, operation);
+
+CREATE VIRTUAL TABLE notes_fts USING fts5 (
+	content, context, keywords, tags,
+	content = '', contentless_delete = 1,
+	tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TRIGGER notes_fts_insert AFTER INSERT ON notes BEGIN
+	INSERT INTO notes_fts (rowid, content, context, keywords, tags) VALUES (
+		new.seq, new.content, new.context,
+		(SELECT group_concat(value, ' ') FROM json_each(new.keywords)),
+		(SELECT group_concat(value, ' ') FROM json_each(new.tags)));
+END;
+
+CREATE TRIGGER notes_fts_delete AFTER DELETE ON notes BEGIN
+	DELETE FROM notes_fts WHERE rowid = old.seq;
+END;
+
+CREATE TRIGGER notes_fts_update AFTER UPDATE OF content, context, keywords, tags ON notes
+WHEN old.content IS NOT new.content OR old.context IS NOT new.context
+	OR old.keywords IS NOT new.keywords OR old.tags IS NOT new.tags
+BEGIN
+	DELETE FROM notes_fts WHERE rowid = old.seq;
+	INSERT INTO notes_fts (rowid, content, context, keywords, tags) VALUES (
+		new.seq, new.content, new.context,
+		(SELECT group_concat(value, ' ') FROM json_each(new.keywords)),
+		(SELECT group_concat(value, ' ') FROM json_each(new.tags)));
+END;
+`
+
+const (
+	createMigrations = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version    INTEGER PRIMARY KEY,
+	applied_at INTEGER NOT NULL
+) STRICT`
+	selectSchemaVersion = `SELECT coalesce(max(version), 0) FROM schema_migrations`
+	insertMigration     = `INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)`
+)
+
+// migrate applies the missing migrations in one write transaction, so a
+// failure leaves the schema as it was and two processes opening the same
+// new database don't both apply them.
+func migrate(ctx context.Context, db *sql.DB) (err error) {
+	tx, err := db.BeginTx(ctx, nil) // BEGIN IMMEDIATE: see dsn
+	if err != nil {
+		return fmt.Errorf("migrate: begin: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			_ = tx.Rollback()
+		}
+	}()
+	if _, err := tx.ExecContext(ctx, createMigrations); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	var have int
+	if err := tx.QueryRowContext(ctx, selectSchemaVersion).Scan(&have); err != nil {
+		return fmt.Errorf("migrate: schema version: %w", err)
+	}
+	if have > len(migrations) {
+		return fmt.Errorf("%w: the database is at version %d, this program knows up to %d",
+			ErrSchemaTooNew, have, len(migrations))
+	}
+	for v := have + 1; v <= len(migrations); v++ {
+		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
+			return fmt.Errorf("migrate: version %d: %w", v, err)
+		}
+		if _, err := tx.ExecContext(ctx, insertMigration, v, time.Now().UnixNano()); err != nil {
+			return fmt.Errorf("migrate: version %d: %w", v, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("migrate: commit: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,286 @@
+package storetest
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/amem-dev/amem"
+)
+
+func testMatchIDs(t *testing.T, s amem.Store) {
+	ns := newNS("match")
+	day := func(i int) time.Time { return base.Add(time.Duration(i) * 24 * time.Hour) }
+	mk := func(i int, tags []string, meta map[string]string) amem.Note {
+		n := newNote(ns, "match")
+		n.EventTime, n.Tags, n.Metadata = day(i), tags, meta
+		return n
+	}
+	n0 := mk(0, []string{"Work", "urgent"}, map[string]string{"source": "chat", "speaker": "ada"})
+	n1 := mk(1, []string{"work"}, map[string]string{"source": "chat", "speaker": "bob"})
+	n2 := mk(2, []string{"home", "Ärger"}, map[string]string{"source": "email"})
+	n3 := mk(3, nil, nil)
+	n4 := mk(4, []string{"WORK", "home"}, map[string]string{"source": "Chat"})
+	zero := mk(0, []string{"misc"}, nil)
+	zero.EventTime = time.Time{}
+	insert(t, s, n0, n1, n2, n3, n4, zero)
+	elsewhere := mk(2, []string{"work"}, map[string]string{"source": "chat"})
+	elsewhere.Namespace = newNS("match-other")
+	insert(t, s, elsewhere) // passes the filters, in another namespace
+	ids := func(ns ...amem.Note) []string { return sorted(noteIDs(ns)) }
+
+	for _, tc := range []struct {
+		name string
+		f    amem.Filter
+		want []string
+	}{
+		{"no filter", amem.Filter{}, ids(n0, n1, n2, n3, n4, zero)},
+		{"from is inclusive", amem.Filter{From: day(1)}, ids(n1, n2, n3, n4)},
+		{"to is exclusive", amem.Filter{To: day(3)}, ids(n0, n1, n2)},
+		{"from and to", amem.Filter{From: day(1), To: day(3)}, ids(n1, n2)},
+		{"a nanosecond after", amem.Filter{From: day(1).Add(1), To: day(3).Add(1)}, ids(n2, n3)},
+		{"bounds in another zone", amem.Filter{From: day(1).UTC(), To: day(2).In(time.FixedZone("X", -7*3600))}, ids(n1)},
+		{"empty range", amem.Filter{From: day(2), To: day(2)}, ids()},
+		{"far bounds", amem.Filter{From: time.Date(1000, 1, 1, 0, 0, 0, 0, time.UTC), To: time.Date(3000, 1, 1, 0, 0, 0, 0, time.UTC)}, ids(n0, n1, n2, n3, n4)},
+		{"one tag, any case", amem.Filter{Tags: []string{"work"}}, ids(n0, n1, n4)},
+		{"upper-case filter", amem.Filter{Tags: []string{"WORK"}}, ids(n0, n1, n4)},
+		{"non-ASCII case", amem.Filter{Tags: []string{"ärger"}}, ids(n2)},
+		{"all tags", amem.Filter{Tags: []string{"work", "home"}}, ids(n4)},
+		{"all tags, one missing", amem.Filter{Tags: []string{"work", "urgent", "home"}}, ids()},
+		{"unknown tag", amem.Filter{Tags: []string{"nope"}}, ids()},
+		{"metadata pair", amem.Filter{Metadata: map[string]string{"source": "chat"}}, ids(n0, n1)},
+		{"metadata values are exact", amem.Filter{Metadata: map[string]string{"source": "CHAT"}}, ids()},
+		{"metadata pairs", amem.Filter{Metadata: map[string]string{"source": "chat", "speaker": "bob"}}, ids(n1)},
+		{"metadata key missing", amem.Filter{Metadata: map[string]string{"mood": "happy"}}, ids()},
+		{"everything", amem.Filter{From: day(0), To: day(5), Tags: []string{"Work"}, Metadata: map[string]string{"source": "chat"}}, ids(n0, n1)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			view(t, s, func(tx amem.Tx) error {
+				got, err := tx.MatchIDs(ns, tc.f)
+				if err != nil {
+					return err
+				}
+				if got = sorted(got); !slices.Equal(got, tc.want) {
+					t.Errorf("MatchIDs(%+v) = %v, want %v", tc.f, got, tc.want)
+				}
+				return nil
+			})
+		})
+	}
+}
+
+func lexical(t *testing.T, s amem.Store, ns, q string, limit int) []amem.Scored {
+	t.Helper()
+	var hits []amem.Scored
+	view(t, s, func(tx amem.Tx) error {
+		var err error
+		hits, err = tx.LexicalSearch(ns, q, limit)
+		return err
+	})
+	return hits
+}
+
+func testLexicalSearch(t *testing.T, s amem.Store) {
+	ns := newNS("lex")
+	short := newNote(ns, "The fox jumped.")
+	long := newNote(ns, "A long note about the river, the mountains, the valley, the weather and the fox that was seen once near the old mill by the farmer's daughter")
+	plural := newNote(ns, "Two foxes and a badger")
+	other := newNote(ns, "Nothing relevant here at all")
+	for _, n := range []*amem.Note{&short, &long, &plural, &other} {
+		n.Keywords, n.Tags, n.Context = nil, nil, ""
+	}
+	insert(t, s, short, long, plural, other)
+
+	hits := lexical(t, s, ns, "fox", 10)
+	got := scoredIDs(hits)
+	if !slices.Contains(got, short.ID) || !slices.Contains(got, long.ID) {
+		t.Fatalf("search for fox: %v, want %s and %s", got, short.ID, long.ID)
+	}
+	if slices.Contains(got, other.ID) {
+		t.Errorf("search for fox found the unrelated note")
+	}
+	if got[0] != short.ID {
+		t.Errorf("the short note about a fox should rank first: %+v", hits)
+	}
+	for i, h := range hits {
+		if i > 0 && h.Score > hits[i-1].Score {
+			t.Errorf("scores are not descending: %+v", hits)
+		}
+	}
+	if slices.Index(got, short.ID) > slices.Index(got, long.ID) {
+		t.Errorf("BM25 should prefer the short note: %+v", hits)
+	}
+	if !slices.Contains(scoredIDs(lexical(t, s, ns, "FOX", 10)), short.ID) {
+		t.Errorf("search is case-sensitive")
+	}
+	if !slices.Contains(scoredIDs(lexical(t, s, ns, "foxes", 10)), short.ID) {
+		t.Errorf("search does not stem: foxes did not find fox")
+	}
+	// Any word may match.
+	if got := scoredIDs(lexical(t, s, ns, "badger mill", 10)); !slices.Contains(got, plural.ID) || !slices.Contains(got, long.ID) {
+		t.Errorf("search for badger mill: %v, want %s and %s", got, plural.ID, long.ID)
+	}
+	if got := lexical(t, s, ns, "fox", 1); len(got) != 1 {
+		t.Errorf("limit 1: %d hits", len(got))
+	}
+	if got := lexical(t, s, ns, "zyzzyva", 10); len(got) != 0 {
+		t.Errorf("search for an absent word: %+v", got)
+	}
+}
+
+func testLexicalSearchFields(t *testing.T, s amem.Store) {
+	ns := newNS("lexf")
+	n := newNote(ns, "plain content")
+	n.Keywords = []string{"quokka"}
+	n.Tags = []string{"wombat"}
+	n.Context = "discusses a platypus"
+	insert(t, s, n)
+	for _, q := range []string{"plain", "quokka", "wombat", "platypus"} {
+		if got := scoredIDs(lexical(t, s, ns, q, 10)); !slices.Equal(got, []string{n.ID}) {
+			t.Errorf("search for %q: %v, want [%s]", q, got, n.ID)
+		}
+	}
+}
+
+// hostileQueries are texts that are FTS or SQL syntax somewhere.
+var hostileQueries = []string{
+	``, `   `, "\t\n", `"`, `""`, `"fox`, `fox"`, `'`, `''`, `fox' OR '1'='1`, `"; DROP TABLE notes; --`,
+	`AND`, `OR`, `NOT`, `fox AND`, `AND fox`, `NOT fox`, `fox NOT`, `fox OR OR fox`,
+	`*`, `fox*`, `*fox`, `^fox`, `fox^`, `NEAR(`, `NEAR(fox dog)`, `NEAR(fox, 2)`, `NEAR`,
+	`-`, `-fox`, `fox -dog`, `+fox`, `(`, `)`, `(fox`, `fox)`, `((fox))`, `()`,
+	`content:fox`, `{content context}: fox`, `:`, `fox:`, `col:`, `@@`, `&&`, `||`, `!`, `<->`, `\`, `%`, `_`,
+	`🦊`, `🦊 fox`, `fox🦊fox`, "\u0301", "e\u0301", "\x00", "fox\x00dog", "\xff\xfe", "\u200b", "ﬁ",
+	strings.Repeat("fox ", 500), strings.Repeat("(", 1000), strings.Repeat(`"`, 999),
+}
+
+func testLexicalSearchHostile(t *testing.T, s amem.Store) {
+	ns := newNS("hostile")
+	fox := newNote(ns, "the quick brown fox and the lazy dog")
+	insert(t, s, fox)
+	for _, q := range hostileQueries {
+		view(t, s, func(tx amem.Tx) error {
+			hits, err := tx.LexicalSearch(ns, q, 10)
+			if err != nil {
+				t.Errorf("LexicalSearch(%q): %v", q, err)
+			}
+			for _, h := range hits {
+				if h.ID != fox.ID {
+					t.Errorf("LexicalSearch(%q) found %q", q, h.ID)
+				}
+			}
+			return nil
+		})
+	}
+	for _, q := range []string{``, `   `, `"`, `*`, `()`, `🦊`} {
+		if hits := lexical(t, s, ns, q, 10); len(hits) != 0 {
+			t.Errorf("LexicalSearch(%q) = %+v, want nothing", q, hits)
+		}
+	}
+	// A hostile query didn't hurt the store.
+	if got := scoredIDs(lexical(t, s, ns, "fox", 10)); !slices.Equal(got, []string{fox.ID}) {
+		t.Errorf("search after hostile queries: %v", got)
+	}
+}
+
+func testLexicalSearchSync(t *testing.T, s amem.Store) {
+	ns := newNS("lexsync")
+	n, keep := newNote(ns, "an aardvark digs"), newNote(ns, "an aardvark sleeps")
+	n.Keywords, n.Tags = []string{"burrow"}, []string{"animals"}
+	insert(t, s, n, keep)
+	find := func(q string) []string { return sorted(scoredIDs(lexical(t, s, ns, q, 10))) }
+
+	if got := find("aardvark"); len(got) != 2 {
+		t.Fatalf("before update: %v", got)
+	}
+	u := n
+	u.Content, u.Keywords, u.Tags, u.Context = "a pangolin rolls", []string{"scales"}, []string{"mammals"}, "zoo visit"
+	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u) })
+	for q, want := range map[string][]string{
+		"aardvark": {keep.ID}, "burrow": {}, "animals": {},
+		"pangolin": {n.ID}, "scales": {n.ID}, "mammals": {n.ID}, "zoo": {n.ID},
+	} {
+		if got := find(q); !slices.Equal(got, sorted(want)) {
+			t.Errorf("after update, %q: %v, want %v", q, got, want)
+		}
+	}
+	// An update that changes no text keeps the note findable once.
+	u.Enrichment = amem.Enrichment{State: amem.EnrichDone, At: base}
+	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u) })
+	if got := find("pangolin"); !slices.Equal(got, []string{n.ID}) {
+		t.Errorf("after a non-text update: %v", got)
+	}
+	update(t, s, func(tx amem.Tx) error { return tx.DeleteNote(ns, n.ID) })
+	for _, q := range []string{"pangolin", "scales", "zoo"} {
+		if got := find(q); len(got) != 0 {
+			t.Errorf("after delete, %q: %v", q, got)
+		}
+	}
+	if got := find("aardvark"); !slices.Equal(got, []string{keep.ID}) {
+		t.Errorf("after delete, aardvark: %v", got)
+	}
+}
+
+func testEmbeddings(t *testing.T, s amem.Store) {
+	ns := newNS("emb")
+	want := map[string][]float32{}
+	var notes []amem.Note
+	for i := 0; i < 50; i++ {
+		n := newNote(ns, "embedded")
+		if i%5 == 0 {
+			n.Embedding = nil
+		} else {
+			n.Embedding = make([]float32, 16)
+			for j := range n.Embedding {
+				n.Embedding[j] = float32(i*100+j) / 7
+			}
+			want[n.ID] = n.Embedding
+		}
+		notes = append(notes, n)
+	}
+	insert(t, s, notes...)
+	got := map[string][]float32{}
+	view(t, s, func(tx amem.Tx) error {
+		return tx.Embeddings(ns, func(id string, vec []float32) error {
+			if _, dup := got[id]; dup {
+				t.Errorf("note %s streamed twice", id)
+			}
+			got[id] = slices.Clone(vec) // vec is only valid during the call
+			return nil
+		})
+	})
+	if len(got) != len(want) {
+		t.Errorf("streamed %d vectors, want %d", len(got), len(want))
+	}
+	for id, w := range want {
+		if !slices.Equal(got[id], w) {
+			t.Errorf("note %s: vector %v, want %v", id, got[id], w)
+		}
+	}
+
+	t.Run("stop", func(t *testing.T) {
+		stop := errors.New("stop")
+		calls := 0
+		err := s.View(t.Context(), func(tx amem.Tx) error {
+			return tx.Embeddings(ns, func(string, []float32) error {
+				calls++
+				if calls == 3 {
+					return stop
+				}
+				return nil
+			})
+		})
+		if !errors.Is(err, stop) || calls != 3 {
+			t.Errorf("Embeddings with fn failing on call 3: err %v after %d calls", err, calls)
+		}
+	})
+	t.Run("empty namespace", func(t *testing.T) {
+		view(t, s, func(tx amem.Tx) error {
+			return tx.Embeddings(newNS("none"), func(id string, _ []float32) error {
+				t.Errorf("streamed %s from an empty namespace", id)
+				return nil
+			})
+		})
+	})
+}
