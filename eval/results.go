@@ -1,0 +1,218 @@
+package eval
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/locomo"
+)
+
+// Results is the results file. Its format is stable: anyone can re-score
+// it from "questions" alone.
+type Results struct {
+	Config    ResultConfig     `json:"config"`
+	Questions []QuestionResult `json:"questions"`
+	// Summary maps mode -> category ("1".."5", and "1-4" pooled) ->
+	// metric ("recall@10", "hit@10", "context_tokens", ...) -> mean.
+	Summary map[Mode]map[string]map[string]float64 `json:"summary"`
+	// Counts maps mode -> category -> questions with evidence.
+	Counts map[Mode]map[string]int `json:"counts"`
+	Ingest []IngestStats           `json:"ingest"`
+	Search []SearchStats           `json:"search"`
+}
+
+// ResultConfig records what was run.
+type ResultConfig struct {
+	Modes         []Mode    `json:"modes"`
+	K             int       `json:"k"`
+	Embedder      string    `json:"embedder"`
+	Curator       string    `json:"curator"`
+	Search        string    `json:"search"`
+	Conversations []string  `json:"conversations"`
+	Questions     int       `json:"questions"`
+	Turns         int       `json:"turns"`
+	Categories    string    `json:"categories"`
+	Date          time.Time `json:"date"`
+}
+
+// QuestionResult is one question in one mode.
+type QuestionResult struct {
+	Mode     Mode     `json:"mode"`
+	SampleID string   `json:"sample_id"`
+	Index    int      `json:"index"` // position in the conversation's qa list
+	Category int      `json:"category"`
+	Question string   `json:"question"`
+	Answer   string   `json:"answer"`
+	Evidence []string `json:"evidence"`
+	// Retrieved is the context list: dia_ids in context order; Kinds says
+	// for each whether it was a direct hit or came through a link.
+	Retrieved     []string          `json:"retrieved"`
+	Kinds         []amem.ResultKind `json:"kinds"`
+	ContextTokens int               `json:"context_tokens"`
+	// RetrievedDeep is the context list of a search with K = 50, which
+	// recall and hit at cut-offs above K are read from.
+	RetrievedDeep []string `json:"retrieved_deep,omitempty"`
+	// Recall and Hit at each k of RecallKs (over Retrieved for k <= K,
+	// RetrievedDeep above); absent when the question has no evidence.
+	Recall map[string]float64 `json:"recall,omitempty"`
+	Hit    map[string]float64 `json:"hit,omitempty"`
+}
+
+// IngestStats describes one ingest.
+type IngestStats struct {
+	Store   string      `json:"store"`
+	Notes   int         `json:"notes"`
+	Failed  int         `json:"failed"`
+	Links   int         `json:"links"`
+	Seconds float64     `json:"seconds"`
+	PerNote Percentiles `json:"per_note"`
+	Usage   amem.Usage  `json:"usage"`
+}
+
+// SearchStats describes one mode's searches.
+type SearchStats struct {
+	Mode     Mode        `json:"mode"`
+	PerQuery Percentiles `json:"per_query"`
+}
+
+func resultConfig(cfg Config, convs []locomo.Conversation) ResultConfig {
+	rc := ResultConfig{
+		Modes: cfg.Modes, K: cfg.K, Embedder: cfg.Embedder.Name(), Curator: cfg.CuratorName,
+		Search: string(cfg.Search), Categories: "official LoCoMo mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial",
+		Date: cfg.Now().UTC().Truncate(time.Second),
+	}
+	for _, c := range convs {
+		rc.Conversations = append(rc.Conversations, c.SampleID)
+		rc.Questions += len(c.QA)
+		rc.Turns += len(c.Turns())
+	}
+	return rc
+}
+
+func (r *Results) summarise(modes []Mode) {
+	r.Summary = map[Mode]map[string]map[string]float64{}
+	r.Counts = map[Mode]map[string]int{}
+	for _, mode := range modes {
+		var agg locomo.Aggregator
+		for _, q := range r.Questions {
+			if q.Mode != mode || q.Recall == nil {
+				continue
+			}
+			for _, k := range RecallKs {
+				agg.Add(fmt.Sprintf("recall@%d", k), q.Category, q.Recall[fmt.Sprint(k)])
+				agg.Add(fmt.Sprintf("hit@%d", k), q.Category, q.Hit[fmt.Sprint(k)])
+			}
+			agg.Add("context_tokens", q.Category, float64(q.ContextTokens))
+		}
+		sum := map[string]map[string]float64{}
+		counts := map[string]int{}
+		for _, row := range agg.Rows() {
+			cat := fmt.Sprint(row.Category)
+			if row.Category == locomo.OverallCategory {
+				cat = "1-4"
+			}
+			if sum[cat] == nil {
+				sum[cat] = map[string]float64{}
+			}
+			sum[cat][row.Metric] = row.Mean
+			counts[cat] = row.N
+		}
+		r.Summary[mode] = sum
+		r.Counts[mode] = counts
+	}
+}
+
+// WriteJSON writes the results file.
+func (r *Results) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteTable writes a Markdown table comparing modes: recall@k per
+// category, then timings.
+func (r *Results) WriteTable(w io.Writer, k int) error {
+	cats := []string{"1", "2", "3", "4", "1-4"}
+	fmt.Fprintf(w, "recall@%d by category (official mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop); n = questions with evidence\n\n", k)
+	fmt.Fprintf(w, "| mode | %s | recall@1 | recall@5 | recall@25 | recall@50 | context tokens | search p50 ms |\n", strings.Join(labels(cats, r), " | "))
+	fmt.Fprintf(w, "|---|%s---|---|---|---|---|---|\n", strings.Repeat("---|", len(cats)))
+	metric := fmt.Sprintf("recall@%d", k)
+	for _, mode := range r.Config.Modes {
+		s := r.Summary[mode]
+		var cells []string
+		for _, c := range cats {
+			cells = append(cells, fmt.Sprintf("%.3f", s[c][metric]))
+		}
+		p50 := 0.0
+		for _, ss := range r.Search {
+			if ss.Mode == mode {
+				p50 = ss.PerQuery.P50
+			}
+		}
+		o := s["1-4"]
+		fmt.Fprintf(w, "| %s | %s | %.3f | %.3f | %.3f | %.3f | %.0f | %.1f |\n", mode, strings.Join(cells, " | "),
+			o["recall@1"], o["recall@5"], o["recall@25"], o["recall@50"], o["context_tokens"], p50)
+	}
+	fmt.Fprintln(w)
+	for _, in := range r.Ingest {
+		fmt.Fprintf(w, "ingest %s: %d notes in %.0f s (p50 %.1f ms, p95 %.1f ms per note), %d links, %d failed\n",
+			in.Store, in.Notes, in.Seconds, in.PerNote.P50, in.PerNote.P95, in.Links, in.Failed)
+	}
+	return nil
+}
+
+func labels(cats []string, r *Results) []string {
+	var n map[string]int
+	if len(r.Config.Modes) > 0 {
+		n = r.Counts[r.Config.Modes[0]]
+	}
+	out := make([]string, len(cats))
+	for i, c := range cats {
+		out[i] = fmt.Sprintf("%s (n=%d)", c, n[c])
+	}
+	return out
+}
+
+// progress draws "label 123/456" on a terminal-like writer, at most every
+// 1% so that redirected logs stay short.
+type progress struct {
+	w            io.Writer
+	label        string
+	n, total     int
+	start, drawn time.Time
+}
+
+func newProgress(w io.Writer, label string, total int) *progress {
+	return &progress{w: w, label: label, total: total, start: time.Now()}
+}
+
+// step redraws at most twice a second, so a redirected log stays short.
+func (p *progress) step() {
+	p.n++
+	if now := time.Now(); now.Sub(p.drawn) >= 500*time.Millisecond || p.n == p.total {
+		p.drawn = now
+		fmt.Fprintf(p.w, "\r%s %d/%d (%d%%) %.0fs", p.label, p.n, p.total, p.n*100/max(p.total, 1), now.Sub(p.start).Seconds())
+	}
+}
+
+func (p *progress) done() { fmt.Fprintln(p.w) }
+
+func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// sortedModes orders modes as Modes does.
+func sortedModes(ms []Mode) []Mode {
+	idx := map[Mode]int{}
+	for i, m := range Modes {
+		idx[m] = i
+	}
+	out := append([]Mode(nil), ms...)
+	sort.SliceStable(out, func(i, j int) bool { return idx[out[i]] < idx[out[j]] })
+	return out
+}
