@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/amem-dev/amem/uselite"
 )
 
 // amemCLI runs the CLI in-process with the lexical embedder (no model
@@ -156,4 +158,44 @@ func TestCLIErrors(t *testing.T) {
 			t.Fatalf("a failed command stored something: %s", out)
 		}
 	}
+}
+
+// TestCLIDefaultEmbedderIsTheSentenceModel runs the CLI as a user would,
+// with no --embedder: the default must be USE lite, which finds a note by
+// meaning where no word is shared.
+func TestCLIDefaultEmbedderIsTheSentenceModel(t *testing.T) {
+	if _, err := os.Stat(modelDirForTest(t)); err != nil {
+		t.Skipf("SKIPPING: the USE-lite model is not installed (%v); run 'amem model pull' (CI does)", err)
+	}
+	db := filepath.Join(t.TempDir(), "m.db")
+	cli := func(args ...string) string {
+		var out, errb bytes.Buffer
+		if err := run(context.Background(), args, strings.NewReader(""), &out, &errb); err != nil {
+			t.Fatalf("amem %v: %v\n%s", args, err, errb.String())
+		}
+		return out.String()
+	}
+	cli("add", "--db", db, "My new puppy chews every shoe in the house")
+	cli("add", "--db", db, "The quarterly tax return is due in April")
+	cli("add", "--db", db, "I baked sourdough bread this morning")
+	var res []result
+	if err := json.Unmarshal([]byte(cli("search", "--db", db, "--json", "--mode", "vector", "--link-budget", "-1", "dog")), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 3 || !strings.Contains(res[0].Content, "puppy") {
+		t.Fatalf("search for 'dog' ranked %+v first; want the puppy note", res[0])
+	}
+	var stats []map[string]any
+	json.Unmarshal([]byte(cli("stats", "--db", db, "--json")), &stats)
+	if len(stats) != 1 || stats[0]["embedder"] != "use-lite@0.2.0" {
+		t.Fatalf("stats %v: the default embedder is not use-lite", stats)
+	}
+}
+
+func modelDirForTest(t *testing.T) string {
+	dir, err := uselite.DefaultDir()
+	if err != nil {
+		t.Skipf("SKIPPING: no model directory: %v", err)
+	}
+	return filepath.Join(dir, "dist", "model.json")
 }
