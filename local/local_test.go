@@ -1,0 +1,86 @@
+package local
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/uselite"
+)
+
+func needModel(tb testing.TB) {
+	dir, err := uselite.DefaultDir()
+	if err == nil {
+		_, err = os.Stat(filepath.Join(dir, "dist", "model.json"))
+	}
+	if err != nil {
+		tb.Skipf("SKIPPING: the USE-lite model is not installed (%v); run 'amem model pull' (CI does)", err)
+	}
+}
+
+func TestOpenDefaultStack(t *testing.T) {
+	needModel(t)
+	ctx := context.Background()
+	mem, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "x", "m.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	if got := mem.Embedder().Name(); got != "use-lite@0.2.0" {
+		t.Fatalf("default embedder %s", got)
+	}
+	a, err := mem.Add(ctx, amem.AddRequest{Namespace: "t", Content: "Caroline: I went to an LGBTQ support group yesterday."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := mem.Add(ctx, amem.AddRequest{Namespace: "t", Content: "Caroline: the support group helped me accept myself."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Context == "" || len(a.Keywords) == 0 || len(a.Tags) == 0 {
+		t.Fatalf("offline curator did not construct: %+v", a)
+	}
+	if b.Enrichment.State != amem.EnrichDone || len(b.Links) == 0 || b.Links[0].Target != a.ID {
+		t.Fatalf("related notes not linked: %+v", b.Links)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	ctx := context.Background()
+	if _, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "m.db"), Embedder: "word2vec"}); err == nil || !strings.Contains(err.Error(), "use-lite") {
+		t.Fatalf("unknown embedder: %v", err)
+	}
+	if _, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "m.db"), Embedder: EmbedderLexical, Curator: "gpt"}); err == nil || !strings.Contains(err.Error(), "offline") {
+		t.Fatalf("unknown curator: %v", err)
+	}
+	t.Setenv("AMEM_DB", "/some/where.db")
+	if p, _ := DefaultPath(); p != "/some/where.db" {
+		t.Fatalf("AMEM_DB ignored: %s", p)
+	}
+}
+
+// BenchmarkAddDefault is the write path of the offline default: USE lite
+// embeddings and the offline curator, with enrichment, links and evolution.
+func BenchmarkAddDefault(b *testing.B) {
+	needModel(b)
+	ctx := context.Background()
+	mem, err := Open(ctx, Config{Path: filepath.Join(b.TempDir(), "m.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer mem.Close()
+	topics := []string{"painting", "adoption", "camping", "pottery", "a support group", "the violin", "running", "a new job"}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		text := fmt.Sprintf("Speaker%d: last week I spent time on %s and %s.", i%2, topics[i%len(topics)], topics[(i*3+1)%len(topics)])
+		if _, err := mem.Add(ctx, amem.AddRequest{Namespace: "bench", Content: text}); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+}
