@@ -66,11 +66,7 @@ func (a *app) showCmd() *cobra.Command {
 		Short: "show one note",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := a.resolve(mem, args[0])
-				if err != nil {
-					return err
-				}
+			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
 				if a.jsonOut {
 					return a.printJSON(view(n, withEmb))
 				}
@@ -126,11 +122,7 @@ func (a *app) deleteCmd() *cobra.Command {
 		Short: "delete a note, its links (both ways) and its history",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := a.resolve(mem, args[0])
-				if err != nil {
-					return err
-				}
+			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
 				if err := mem.Delete(a.ctx, n.Namespace, n.ID); err != nil {
 					return err
 				}
@@ -150,11 +142,7 @@ func (a *app) linksCmd() *cobra.Command {
 		Short: "list the notes linked to a note, strongest first",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := a.resolve(mem, args[0])
-				if err != nil {
-					return err
-				}
+			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
 				nbs, err := mem.Links(a.ctx, n.Namespace, n.ID)
 				if err != nil {
 					return err
@@ -200,11 +188,7 @@ func (a *app) historyCmd() *cobra.Command {
 		Short: "list every version of a note: who changed what and why",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := a.resolve(mem, args[0])
-				if err != nil {
-					return err
-				}
+			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
 				vs, err := mem.History(a.ctx, n.Namespace, n.ID)
 				if err != nil {
 					return err
@@ -238,11 +222,7 @@ func (a *app) restoreCmd() *cobra.Command {
 			if err != nil || v < 1 {
 				return usagef("version %q is not a positive number (see 'amem history %s')", args[1], args[0])
 			}
-			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := a.resolve(mem, args[0])
-				if err != nil {
-					return err
-				}
+			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
 				n, err = mem.Restore(a.ctx, n.Namespace, n.ID, v)
 				if err != nil {
 					return err

@@ -106,6 +106,18 @@ func (a *app) resolve(mem *amem.Memory, id string) (amem.Note, error) {
 	return n, err
 }
 
+// withNote opens the memory, finds the note id names (see resolve) and
+// runs fn.
+func (a *app) withNote(id string, fn func(*amem.Memory, amem.Note) error) error {
+	return a.withMemory(func(mem *amem.Memory) error {
+		n, err := a.resolve(mem, id)
+		if err != nil {
+			return err
+		}
+		return fn(mem, n)
+	})
+}
+
 // withMemory opens the memory, runs fn and closes it.
 func (a *app) withMemory(fn func(*amem.Memory) error) error {
 	mem, err := a.open()
