@@ -117,6 +117,9 @@ type evolvedNote struct {
 
 func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	cur := m.opts.Curator
+	if err := m.warmCurator(ctx, base.Namespace); err != nil {
+		return nil, err
+	}
 	n := base.Clone()
 
 	attrs, err := cur.Construct(ctx, n)
@@ -209,6 +212,44 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	n.Enrichment = Enrichment{State: EnrichDone, Attempts: base.Enrichment.Attempts + 1, At: now}
 	p.note = n
 	return p, nil
+}
+
+// warmCurator shows an Observer curator the namespace's enriched notes,
+// oldest first, once per process. A failure is returned and the warm-up
+// is tried again next time.
+func (m *Memory) warmCurator(ctx context.Context, ns string) error {
+	obs, ok := m.opts.Curator.(Observer)
+	if !ok {
+		return nil
+	}
+	s, err := m.space(ctx, ns)
+	if err != nil {
+		return err
+	}
+	s.warm.Lock()
+	defer s.warm.Unlock()
+	if s.warmed {
+		return nil
+	}
+	after := ""
+	for {
+		page, err := m.List(ctx, ns, ListQuery{After: after, Limit: 500})
+		if err != nil {
+			return fmt.Errorf("warm curator: %w", err)
+		}
+		for _, n := range page {
+			// Pending notes are counted when they are constructed.
+			if n.Enrichment.State != EnrichPending {
+				obs.Observe(n)
+			}
+		}
+		if len(page) < 500 {
+			break
+		}
+		after = page[len(page)-1].ID
+	}
+	s.warmed = true
+	return nil
 }
 
 // candidates returns the note's nearest notes in its namespace, itself

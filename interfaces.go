@@ -30,6 +30,15 @@ type Curator interface {
 	Connect(ctx context.Context, note Note, candidates []Candidate) (Decision, error)
 }
 
+// Observer is an optional Curator ability, found by type assertion. A
+// curator that keeps per-namespace statistics in memory is shown every
+// enriched note of a namespace, oldest first, before its first decision
+// there in this process, so that a restarted process decides as a
+// continuous one would. Curators without it are not warmed.
+type Observer interface {
+	Observe(note Note)
+}
+
 // Attributes are what note construction writes.
 type Attributes struct {
 	Keywords []string `json:"keywords"`

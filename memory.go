@@ -36,6 +36,9 @@ type space struct {
 	once  sync.Once
 	err   error
 	idx   *index.Flat
+
+	warm   sync.Mutex // held while the curator is warmed
+	warmed bool
 }
 
 // Open returns a Memory over store. The store stays owned by the caller

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,8 +16,11 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/mock"
+	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
 )
+
+var quiet = slog.New(slog.DiscardHandler)
 
 // openAt opens a Memory on a SQLite file with the lexical embedder.
 func openAt(t testing.TB, path string, cur amem.Curator) *amem.Memory {
@@ -690,5 +694,51 @@ func TestConcurrentAddsAndSearches(t *testing.T) {
 	}
 	if total != 32 {
 		t.Fatalf("%d notes stored, want 32", total)
+	}
+}
+
+// A restarted process must enrich as a continuous one would: the offline
+// curator's namespace statistics are warmed from the stored notes.
+func TestRestartedCuratorDecidesAsContinuous(t *testing.T) {
+	ctx := context.Background()
+	// The word statistics matter once words recur: "group" and "painting"
+	// become common, "adoption" stays rare.
+	var texts []string
+	for i := range 12 {
+		texts = append(texts,
+			fmt.Sprintf("Caroline: the support group met on day %d and the group talked about painting.", i),
+			fmt.Sprintf("Melanie: painting session %d with the group, painting a lake sunrise.", i))
+	}
+	texts = append(texts, "Caroline: after the support group I started painting and researching adoption agencies.")
+	open := func(path string) *amem.Memory {
+		emb := lexical.New(nil)
+		st, err := sqlite.Open(ctx, path, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return mem
+	}
+	dir := t.TempDir()
+	cont := open(filepath.Join(dir, "continuous.db"))
+	defer cont.Close()
+	var want amem.Note
+	for _, s := range texts {
+		want = mustAdd(t, cont, "ns", s)
+	}
+	path := filepath.Join(dir, "restarted.db")
+	first := open(path)
+	for _, s := range texts[:len(texts)-1] {
+		mustAdd(t, first, "ns", s)
+	}
+	first.Close()
+	second := open(path)
+	defer second.Close()
+	got := mustAdd(t, second, "ns", texts[len(texts)-1])
+	if !slices.Equal(got.Keywords, want.Keywords) || !slices.Equal(got.Tags, want.Tags) || got.Context != want.Context {
+		t.Fatalf("after restart: %q %q %q\ncontinuous:    %q %q %q", got.Keywords, got.Tags, got.Context, want.Keywords, want.Tags, want.Context)
 	}
 }
