@@ -73,7 +73,7 @@ type ProviderError struct {
 }
 
 func (e *ProviderError) Error() string {
-	s := fmt.Sprintf("%s", e.Provider)
+	s := e.Provider
 	if e.Status != 0 {
 		s += fmt.Sprintf(" status %d", e.Status)
 	}
