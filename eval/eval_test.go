@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -91,6 +93,13 @@ func TestRunScoresContextLists(t *testing.T) {
 		if !strings.Contains(table.String(), want) {
 			t.Fatalf("table lacks %q:\n%s", want, table.String())
 		}
+	}
+	png := filepath.Join(t.TempDir(), "recall.png")
+	if err := res.WritePlot(png); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
+		t.Fatalf("plot is not a PNG: %v", err)
 	}
 	if !strings.Contains(progress.String(), "ingest raw 5/5") {
 		t.Fatalf("progress: %q", progress.String())

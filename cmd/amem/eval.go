@@ -18,7 +18,7 @@ func (a *app) evalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "run benchmarks",
 	}
-	var data, out, search, work string
+	var data, out, search, work, plotPath string
 	var modes []string
 	var k int
 	var noEvo, noLinks bool
@@ -92,6 +92,12 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 				}
 				fmt.Fprintf(a.stderr, "results written to %s\n", out)
 			}
+			if plotPath != "" {
+				if err := res.WritePlot(plotPath); err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stderr, "plot written to %s\n", plotPath)
+			}
 			return res.WriteTable(a.stdout, k)
 		},
 	}
@@ -103,6 +109,7 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 	f.StringVar(&search, "search", "hybrid", "ranking of the amem modes: hybrid, vector or lexical")
 	f.BoolVar(&noEvo, "no-evolution", false, "amem without memory evolution (same as --mode amem-no-evolution)")
 	f.BoolVar(&noLinks, "no-links", false, "amem without linked notes in retrieval (same as --mode amem-no-links)")
+	f.StringVar(&plotPath, "plot", "", "draw recall@k curves per mode into this PNG file")
 	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
 	c.AddCommand(lc)
 	return c
