@@ -1,0 +1,78 @@
+package anthropic
+
+import (
+	"net/http"
+	"os"
+	"time"
+)
+
+// Defaults for the zero values of Config's fields.
+const (
+	DefaultBaseURL        = "https://api.anthropic.com"
+	DefaultTimeout        = 60 * time.Second
+	DefaultMaxRetries     = 3
+	DefaultMaxConcurrency = 4
+	// DefaultMaxTokens is used when neither the request nor Config bounds
+	// the completion: the Messages API requires max_tokens on every call.
+	DefaultMaxTokens = 1024
+)
+
+// Config configures a Client. The zero value of each field selects the
+// documented default; APIKey and Model are required.
+type Config struct {
+	// BaseURL is the API's root, without /v1 (default DefaultBaseURL). Point
+	// it at a proxy or a test server.
+	BaseURL string
+	// APIKey authenticates every request. Required.
+	APIKey string
+	// Model names the Claude model, e.g. "claude-sonnet-4-5". Required.
+	Model string
+	// Timeout bounds each HTTP attempt, not the whole call with its
+	// retries: bound that with the ctx passed to Complete (default
+	// DefaultTimeout, 60s).
+	Timeout time.Duration
+	// MaxRetries is how many times a failed attempt is retried on 408,
+	// 409, 429, 5xx (529 overloaded included), network errors and attempt
+	// timeouts (0: DefaultMaxRetries, 3; negative: no retries).
+	MaxRetries int
+	// MaxConcurrency bounds the calls in flight on one Client, retries and
+	// their backoff included, so that a burst of goroutines queues here
+	// instead of tripping the account's rate limit (<= 0:
+	// DefaultMaxConcurrency, 4).
+	MaxConcurrency int
+	// MaxTokens bounds a completion whose LLMRequest.MaxTokens is 0
+	// (default DefaultMaxTokens, 1024).
+	MaxTokens int
+	// HTTPClient sends the requests (nil: http.DefaultClient). Its own
+	// Timeout, if any, also applies to each attempt.
+	HTTPClient *http.Client
+}
+
+// ConfigFromEnv reads a Config from the environment. The SDK's own
+// variables come first and amem's override them, so that one shell can
+// hold a general Anthropic key and a different one for amem:
+//
+//	ANTHROPIC_API_KEY, then AMEM_LLM_API_KEY    -> APIKey
+//	ANTHROPIC_BASE_URL, then AMEM_LLM_BASE_URL  -> BaseURL
+//	AMEM_LLM_MODEL                              -> Model
+//
+// Unset or empty variables leave the field zero; the other fields are
+// left zero, which New reads as their defaults.
+func ConfigFromEnv() Config {
+	var cfg Config
+	cfg.APIKey = firstEnv("AMEM_LLM_API_KEY", "ANTHROPIC_API_KEY")
+	cfg.BaseURL = firstEnv("AMEM_LLM_BASE_URL", "ANTHROPIC_BASE_URL")
+	cfg.Model = os.Getenv("AMEM_LLM_MODEL")
+	return cfg
+}
+
+// firstEnv returns the value of the first of names that is set and not
+// empty.
+func firstEnv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
