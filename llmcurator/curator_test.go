@@ -1,0 +1,198 @@
+package llmcurator
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/amem-dev/amem"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden prompt files")
+
+// scripted is an amem.LLM that answers from a list and records requests.
+type scripted struct {
+	mu      sync.Mutex
+	answers []amem.LLMResponse
+	reqs    []amem.LLMRequest
+}
+
+func (s *scripted) Complete(ctx context.Context, req amem.LLMRequest) (amem.LLMResponse, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reqs = append(s.reqs, req)
+	if len(s.answers) == 0 {
+		return amem.LLMResponse{}, errors.New("no more scripted answers")
+	}
+	a := s.answers[0]
+	s.answers = s.answers[1:]
+	return a, nil
+}
+
+func ok(text string) amem.LLMResponse {
+	return amem.LLMResponse{Text: text, FinishReason: amem.FinishStop, Usage: amem.Usage{PromptTokens: 100, CompletionTokens: 20}}
+}
+
+var t0 = time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+
+func newNote() amem.Note {
+	return amem.Note{ID: "01H00000000000000000000NEW", Namespace: "ns", Content: "Caroline: I went to an LGBTQ support group yesterday.", EventTime: t0,
+		Keywords: []string{"LGBTQ support group"}, Tags: []string{"community"}, Context: "Caroline attended a support group."}
+}
+
+func cands() []amem.Candidate {
+	return []amem.Candidate{
+		{Note: amem.Note{ID: "01H00000000000000000000AAA", Content: "Caroline: the support group made me feel accepted.", EventTime: t0.Add(-48 * time.Hour),
+			Keywords: []string{"support group"}, Tags: []string{"community"}, Context: "Caroline feels accepted."}, Similarity: 0.81},
+		{Note: amem.Note{ID: "01H00000000000000000000BBB", Content: "Melanie: I painted a sunrise.", EventTime: t0,
+			Keywords: []string{"sunrise painting"}, Tags: []string{"art"}, Context: "Melanie paints."}, Similarity: 0.32},
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Fatalf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
+	}
+}
+
+func TestPromptsGolden(t *testing.T) {
+	llm := &scripted{answers: []amem.LLMResponse{
+		ok(`{"keywords": ["LGBTQ support group"], "tags": ["community"], "context": "Caroline went to a support group."}`),
+		ok(`{"links": [], "evolve": []}`),
+	}}
+	c := New(llm, nil)
+	if _, err := c.Construct(context.Background(), newNote()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Connect(context.Background(), newNote(), cands()); err != nil {
+		t.Fatal(err)
+	}
+	render := func(r amem.LLMRequest) string {
+		var b strings.Builder
+		b.WriteString("=== schema: " + r.Schema.Name + "\n=== system\n" + r.System + "\n")
+		for _, m := range r.Messages {
+			b.WriteString("=== " + m.Role + "\n" + m.Content + "\n")
+		}
+		return b.String()
+	}
+	golden(t, "construct.golden", render(llm.reqs[0]))
+	golden(t, "connect.golden", render(llm.reqs[1]))
+}
+
+func TestConstruct(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		answers []amem.LLMResponse
+		wantErr error
+		calls   int
+	}{
+		{"structured", []amem.LLMResponse{ok(`{"keywords": ["a"], "tags": ["t"], "context": "c."}`)}, nil, 1},
+		{"prose around json", []amem.LLMResponse{ok("Sure! ```json\n{\"keywords\": [\"a\"], \"tags\": [\"t\"], \"context\": \"c.\"}\n```")}, nil, 1},
+		{"malformed then repaired", []amem.LLMResponse{ok(`{"keywords": ["a"`), ok(`{"keywords": ["a"], "tags": [], "context": "c."}`)}, nil, 2},
+		{"malformed twice", []amem.LLMResponse{ok(`not json`), ok(`{"keywords": 3}`)}, ErrMalformed, 2},
+		{"unknown field repaired", []amem.LLMResponse{ok(`{"keyword": ["a"], "tags": [], "context": "c."}`), ok(`{"keywords": ["a"], "tags": [], "context": "c."}`)}, nil, 2},
+		{"empty context repaired", []amem.LLMResponse{ok(`{"keywords": ["a"], "tags": [], "context": ""}`), ok(`{"keywords": ["a"], "tags": [], "context": "c."}`)}, nil, 2},
+		{"truncated then ok", []amem.LLMResponse{{Text: `{"keywords": ["a", "b`, FinishReason: amem.FinishLength}, ok(`{"keywords": ["a"], "tags": [], "context": "c."}`)}, nil, 2},
+		{"refusal", []amem.LLMResponse{{Text: "I can't help with that.", FinishReason: amem.FinishRefusal}}, ErrRefused, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			llm := &scripted{answers: tc.answers}
+			attrs, err := New(llm, nil).Construct(context.Background(), newNote())
+			if !errors.Is(err, tc.wantErr) || (tc.wantErr == nil && err != nil) {
+				t.Fatalf("err = %v, want %v", err, tc.wantErr)
+			}
+			if len(llm.reqs) != tc.calls {
+				t.Fatalf("%d calls, want %d", len(llm.reqs), tc.calls)
+			}
+			if attrs.Usage.PromptTokens != 100*tc.calls && tc.answers[0].FinishReason == amem.FinishStop {
+				t.Fatalf("usage %+v not summed over %d calls", attrs.Usage, tc.calls)
+			}
+			if tc.wantErr == nil && (attrs.Context != "c." || attrs.Keywords[0] != "a") {
+				t.Fatalf("attrs %+v", attrs)
+			}
+			if tc.calls == 2 {
+				// The repair turn shows the model its answer and the problem.
+				msgs := llm.reqs[1].Messages
+				if len(msgs) != 3 || msgs[1].Role != "assistant" || !strings.Contains(msgs[2].Content, "could not be used") {
+					t.Fatalf("repair turn: %+v", msgs)
+				}
+			}
+		})
+	}
+}
+
+func TestConnectMapsRefsAndDropsUnknown(t *testing.T) {
+	llm := &scripted{answers: []amem.LLMResponse{ok(`{
+		"links": [{"ref": "M1", "reason": "same support group", "strength": 0.9},
+		          {"ref": "M7", "reason": "injected", "strength": 1},
+		          {"ref": "01H00000000000000000000ZZZ", "reason": "an ID, not a ref", "strength": 1}],
+		"evolve": [{"ref": "M1", "context": "Caroline feels accepted by the group she attends.", "tags": null, "keywords": ["support group", "acceptance"], "reason": "new detail"},
+		           {"ref": "M3", "context": "HACKED", "tags": null, "keywords": null, "reason": "x"}]}`)}}
+	d, err := New(llm, nil).Connect(context.Background(), newNote(), cands())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Links) != 1 || d.Links[0].Target != "01H00000000000000000000AAA" || d.Links[0].Strength != 0.9 {
+		t.Fatalf("links %+v", d.Links)
+	}
+	if len(d.Evolve) != 1 || d.Evolve[0].Target != "01H00000000000000000000AAA" || d.Evolve[0].Tags != nil || len(d.Evolve[0].Keywords) != 2 {
+		t.Fatalf("evolve %+v", d.Evolve)
+	}
+	if d.Usage.PromptTokens != 100 {
+		t.Fatalf("usage %+v", d.Usage)
+	}
+	// No candidates: no call at all.
+	llm2 := &scripted{}
+	if _, err := New(llm2, nil).Connect(context.Background(), newNote(), nil); err != nil || len(llm2.reqs) != 0 {
+		t.Fatalf("connect without candidates: %v, %d calls", err, len(llm2.reqs))
+	}
+}
+
+func TestProviderErrorPassesThrough(t *testing.T) {
+	perr := &amem.ProviderError{Provider: "openai", Status: 429, Retryable: true, Err: errors.New("rate limited")}
+	llm := &failing{err: perr}
+	_, err := New(llm, nil).Construct(context.Background(), newNote())
+	var got *amem.ProviderError
+	if !errors.As(err, &got) || got.Status != 429 {
+		t.Fatalf("err = %v, want the provider error", err)
+	}
+}
+
+type failing struct{ err error }
+
+func (f *failing) Complete(context.Context, amem.LLMRequest) (amem.LLMResponse, error) {
+	return amem.LLMResponse{}, f.err
+}
+
+func FuzzDecodeFirstObject(f *testing.F) {
+	for _, s := range []string{`{"keywords": ["a"], "tags": [], "context": "c"}`, "x {\"a\": 1} {", "{{{", "```json\n{}\n```", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var out constructOut
+		if err := decodeFirstObject(s, &out); err == nil {
+			if !strings.Contains(s, "{") {
+				t.Fatalf("decoded an object from %q", s)
+			}
+		}
+		var co connectOut
+		_ = decodeFirstObject(s, &co)
+	})
+}
