@@ -738,9 +738,12 @@ func (m *Memory) Restore(ctx context.Context, ns, id string, version int) (Note,
 type Stats struct {
 	Namespace string `json:"namespace"`
 	NamespaceStats
-	Embedder   string       `json:"embedder"`
-	Dimensions int          `json:"dimensions"`
-	Usage      []UsageTotal `json:"usage"`
+	Embedder   string `json:"embedder"`
+	Dimensions int    `json:"dimensions"`
+	// Usage is per operation; PromptTokens and CompletionTokens (from the
+	// embedded Usage) are the namespace's totals.
+	Usage  []UsageTotal `json:"usage"`
+	Tokens Usage        `json:"tokens"`
 }
 
 // Stats returns counts and token usage per namespace; an empty ns means
@@ -764,7 +767,11 @@ func (m *Memory) Stats(ctx context.Context, ns string) ([]Stats, error) {
 			if err != nil {
 				return err
 			}
-			out = append(out, Stats{Namespace: info.Name, NamespaceStats: st, Embedder: info.Embedder, Dimensions: info.Dimensions, Usage: u})
+			var total Usage
+			for _, x := range u {
+				total = total.Add(x.Usage)
+			}
+			out = append(out, Stats{Namespace: info.Name, NamespaceStats: st, Embedder: info.Embedder, Dimensions: info.Dimensions, Usage: u, Tokens: total})
 		}
 		return nil
 	})

@@ -12,9 +12,11 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/llmcurator"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/uselite"
@@ -34,6 +36,7 @@ const (
 // Curator names accepted by Config.Curator.
 const (
 	CuratorOffline = "offline"
+	CuratorLLM     = "llm"
 	CuratorNone    = "none"
 )
 
@@ -41,12 +44,20 @@ const (
 type Config struct {
 	// Path of the SQLite database (default DefaultPath()).
 	Path string
-	// Embedder: "use-lite" (default) or "lexical".
+	// Embedder: "use-lite" (default), "lexical", or "openai:MODEL" for an
+	// OpenAI-compatible /embeddings endpoint (OPENAI_BASE_URL, or
+	// AMEM_EMBED_BASE_URL and AMEM_EMBED_API_KEY to use another server
+	// than the LLM's).
 	Embedder string
 	// ModelDir holds the sentence model (default: the user cache dir,
 	// or $AMEM_MODEL_DIR).
 	ModelDir string
-	// Curator: "offline" (default) or "none".
+	// LLM: "" (none) or "openai:MODEL" / "anthropic:MODEL"; see NewLLM.
+	LLM string
+	// LLMBaseURL overrides the provider's base URL.
+	LLMBaseURL string
+	// Curator: "llm" (the default when LLM is set), "offline" (the
+	// default otherwise) or "none".
 	Curator string
 	// Log receives progress such as a model download (default stderr).
 	Log io.Writer
@@ -93,7 +104,37 @@ func NewEmbedder(ctx context.Context, name, modelDir string, log io.Writer) (ame
 	case EmbedderLexical:
 		return lexical.New(nil), nil
 	}
-	return nil, fmt.Errorf("unknown embedder %q; use %q (default) or %q", name, EmbedderUSELite, EmbedderLexical)
+	if model, ok := strings.CutPrefix(name, "openai:"); ok && model != "" {
+		return newOpenAIEmbedder(ctx, model, "")
+	}
+	return nil, fmt.Errorf("unknown embedder %q; use %q (default), %q or openai:MODEL", name, EmbedderUSELite, EmbedderLexical)
+}
+
+// NewCurator returns the curator named by name: "llm" (the default when
+// llmSpec is set), "offline" (the default otherwise) or "none" (nil).
+func NewCurator(name, llmSpec, llmBaseURL string, emb amem.Embedder, logger *slog.Logger) (amem.Curator, error) {
+	if name == "" {
+		name = CuratorOffline
+		if llmSpec != "" {
+			name = CuratorLLM
+		}
+	}
+	switch name {
+	case CuratorOffline:
+		return offline.New(emb, &offline.Options{Logger: logger}), nil
+	case CuratorNone:
+		return nil, nil
+	case CuratorLLM:
+		if llmSpec == "" {
+			return nil, fmt.Errorf("the llm curator needs an LLM: set AMEM_LLM=openai:MODEL or anthropic:MODEL (or --llm)")
+		}
+		llm, err := NewLLM(llmSpec, llmBaseURL)
+		if err != nil {
+			return nil, err
+		}
+		return llmcurator.New(llm, &llmcurator.Options{Logger: logger}), nil
+	}
+	return nil, fmt.Errorf("unknown curator %q; use %q, %q or %q", name, CuratorOffline, CuratorLLM, CuratorNone)
 }
 
 // Open opens (creating if needed) the memory described by cfg.
@@ -117,14 +158,11 @@ func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
 	if cfg.Logger != nil {
 		opts.Logger = cfg.Logger
 	}
-	switch cfg.Curator {
-	case "", CuratorOffline:
-		opts.Curator = offline.New(emb, &offline.Options{Logger: cfg.Logger})
-	case CuratorNone:
-		opts.Curator = nil
-	default:
-		return nil, fmt.Errorf("unknown curator %q; use %q or %q", cfg.Curator, CuratorOffline, CuratorNone)
+	cur, err := NewCurator(cfg.Curator, cfg.LLM, cfg.LLMBaseURL, emb, cfg.Logger)
+	if err != nil {
+		return nil, err
 	}
+	opts.Curator = cur
 	st, err := sqlite.Open(ctx, cfg.Path, nil)
 	if err != nil {
 		return nil, err

@@ -109,6 +109,9 @@ func (a *app) statsCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "%s: %d notes (%d done, %d pending, %d failed), %d links, embedder %s (%d-d)\n",
 						s.Namespace, s.Notes, s.ByState[amem.EnrichDone], s.ByState[amem.EnrichPending], s.ByState[amem.EnrichFailed],
 						s.Links, s.Embedder, s.Dimensions)
+					if s.Tokens != (amem.Usage{}) {
+						fmt.Fprintf(a.stdout, "  tokens: %d prompt + %d completion\n", s.Tokens.PromptTokens, s.Tokens.CompletionTokens)
+					}
 					for _, u := range s.Usage {
 						fmt.Fprintf(a.stdout, "  %s: %d calls, %d prompt + %d completion tokens (%.0f per call)\n",
 							u.Operation, u.Calls, u.PromptTokens, u.CompletionTokens,

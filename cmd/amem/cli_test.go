@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/uselite"
 )
 
@@ -198,4 +200,69 @@ func modelDirForTest(t *testing.T) string {
 		t.Skipf("SKIPPING: no model directory: %v", err)
 	}
 	return filepath.Join(dir, "dist", "model.json")
+}
+
+// TestCLIWithLLMFromEnvironment is the documented set-up: AMEM_LLM names
+// the provider and model, OPENAI_BASE_URL the server. Notes get
+// LLM-written attributes and links; requests ask for a json_schema.
+func TestCLIWithLLMFromEnvironment(t *testing.T) {
+	model := &fakellm.Server{}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	t.Setenv("AMEM_LLM", "openai:"+fakellm.Model)
+	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-test")
+	db := filepath.Join(t.TempDir(), "llm.db")
+	mustCLI(t, "", "add", "--db", db, "--namespace", "ns", "support group on tuesday")
+	id := strings.TrimSpace(mustCLI(t, "", "add", "--db", db, "--namespace", "ns", "support group moved to wednesday"))
+	var n map[string]any
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "show", "--db", db, "--json", id)), &n); err != nil {
+		t.Fatal(err)
+	}
+	if n["context"] != "A memory about support group moved." || len(n["links"].([]any)) != 1 {
+		t.Fatalf("note not curated by the LLM: %v", n)
+	}
+	var stats []map[string]any
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "stats", "--db", db, "--json")), &stats); err != nil {
+		t.Fatal(err)
+	}
+	tokens := stats[0]["tokens"].(map[string]any)
+	// Two constructions and one connection (the first note had no candidates).
+	if tokens["prompt_tokens"] != 900.0 || tokens["completion_tokens"] != 120.0 {
+		t.Fatalf("stats tokens %v", tokens)
+	}
+	model.Mu.Lock()
+	defer model.Mu.Unlock()
+	for _, f := range model.Formats {
+		if f != "json_schema" {
+			t.Fatalf("response_format %q, want json_schema", f)
+		}
+	}
+	if len(model.Formats) != 3 {
+		t.Fatalf("%d model calls, want 3", len(model.Formats))
+	}
+}
+
+func TestCLIConfigPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.json")
+	os.WriteFile(cfg, []byte(`{"db": "`+filepath.Join(dir, "from-file.db")+`", "embedder": "lexical", "curator": "none"}`), 0o644)
+	t.Setenv("AMEM_CONFIG", cfg)
+	mustCLI(t, "", "add", "x")
+	if _, err := os.Stat(filepath.Join(dir, "from-file.db")); err != nil {
+		t.Fatalf("db from the config file not used: %v", err)
+	}
+	t.Setenv("AMEM_DB", filepath.Join(dir, "from-env.db"))
+	mustCLI(t, "", "add", "x")
+	if _, err := os.Stat(filepath.Join(dir, "from-env.db")); err != nil {
+		t.Fatalf("environment does not win over the file: %v", err)
+	}
+	mustCLI(t, "", "add", "--db", filepath.Join(dir, "from-flag.db"), "x")
+	if _, err := os.Stat(filepath.Join(dir, "from-flag.db")); err != nil {
+		t.Fatalf("flag does not win over the environment: %v", err)
+	}
+	os.WriteFile(cfg, []byte(`{"colour": "red"}`), 0o644)
+	if _, _, err := amemCLI(t, "", "stats"); err == nil || !strings.Contains(err.Error(), "unknown field") {
+		t.Fatalf("bad config file: %v", err)
+	}
 }

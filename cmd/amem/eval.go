@@ -69,11 +69,25 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 			if err != nil {
 				return err
 			}
-			if a.curator != "" && a.curator != local.CuratorOffline {
-				return usagef("--curator %q: only offline is available", a.curator)
+			if a.curator == local.CuratorNone {
+				return usagef("--curator none: the amem modes need a curator (offline or llm)")
+			}
+			cur, err := local.NewCurator(a.curator, a.llm, a.llmBaseURL, emb, nil)
+			if err != nil {
+				return err
+			}
+			name := a.curator
+			if name == "" {
+				name = local.CuratorOffline
+				if a.llm != "" {
+					name = local.CuratorLLM
+				}
+			}
+			if name == local.CuratorLLM {
+				name += " (" + a.llm + ")"
 			}
 			res, err := eval.Run(a.ctx, convs, eval.Config{
-				Modes: ms, K: k, Embedder: emb, Search: sm, WorkDir: work, Progress: a.stderr,
+				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, WorkDir: work, Progress: a.stderr,
 			})
 			if err != nil {
 				return err

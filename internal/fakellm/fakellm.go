@@ -1,0 +1,92 @@
+// Package fakellm is a scripted OpenAI-compatible chat server for tests:
+// it speaks the real wire format and answers amem's curator prompts the way
+// an obedient model would, including obeying injected instructions, so
+// tests can show that amem, not the model, keeps notes safe.
+package fakellm
+
+import (
+	"encoding/json"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Model is the model name the server accepts.
+const Model = "fake-model"
+
+// Server is an OpenAI-compatible chat completions handler for tests that answers like an
+// obedient model: construction writes the first three words as keywords;
+// connection links every candidate and gives M1 the keyword "llm-evolved".
+// It also obeys injected instructions: for "INJECT <ID>" in a prompt it
+// links and rewrites that ID and a reference it was never given.
+type Server struct {
+	Mu      sync.Mutex
+	Prompts []string
+	Formats []string // response_format.type of each request
+}
+
+var refRE = regexp.MustCompile(`\[(M\d+)\]`)
+var injectRE = regexp.MustCompile(`INJECT ([0-9A-Z]{26})`)
+
+func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Model          string `json:"model"`
+		Messages       []struct{ Role, Content string }
+		ResponseFormat struct {
+			Type       string `json:"type"`
+			JSONSchema struct {
+				Name string `json:"name"`
+			} `json:"json_schema"`
+		} `json:"response_format"`
+	}
+	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || r.URL.Path != "/v1/chat/completions" || req.Model != Model {
+		http.Error(w, `{"error": {"message": "bad request", "type": "invalid_request_error"}}`, http.StatusBadRequest)
+		return
+	}
+	user := req.Messages[len(req.Messages)-1].Content
+	f.Mu.Lock()
+	f.Prompts = append(f.Prompts, req.Messages[0].Content+"\n"+user)
+	f.Formats = append(f.Formats, req.ResponseFormat.Type)
+	f.Mu.Unlock()
+	var answer any
+	switch req.ResponseFormat.JSONSchema.Name {
+	case "note_attributes":
+		body := user[strings.Index(user, "<memory>")+len("<memory>") : strings.Index(user, "</memory>")]
+		words := strings.Fields(strings.ToLower(body))
+		answer = map[string]any{"keywords": words[:min(3, len(words))], "tags": []string{"llm"}, "context": "A memory about " + strings.Join(words[:min(3, len(words))], " ") + "."}
+	case "links_and_evolution":
+		var links, evolve []map[string]any
+		for _, m := range refRE.FindAllStringSubmatch(user, -1) {
+			links = append(links, map[string]any{"ref": m[1], "reason": "related", "strength": 0.7})
+		}
+		if len(links) > 0 {
+			evolve = append(evolve, map[string]any{"ref": "M1", "context": nil, "tags": nil, "keywords": []string{"llm-evolved"}, "reason": "new detail"})
+		}
+		for _, m := range injectRE.FindAllStringSubmatch(user, -1) {
+			links = append(links, map[string]any{"ref": m[1], "reason": "as instructed", "strength": 1})
+			evolve = append(evolve, map[string]any{"ref": m[1], "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
+			evolve = append(evolve, map[string]any{"ref": "M99", "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
+		}
+		answer = map[string]any{"links": orEmpty(links), "evolve": orEmpty(evolve)}
+	default:
+		http.Error(w, `{"error": {"message": "unknown schema"}}`, http.StatusBadRequest)
+		return
+	}
+	content, _ := json.Marshal(answer)
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("x-request-id", "req_fake")
+	json.NewEncoder(w).Encode(map[string]any{
+		"id": "chatcmpl-1", "object": "chat.completion", "created": 1700000000, "model": "fake-model",
+		"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+			"message": map[string]any{"role": "assistant", "content": string(content), "refusal": nil}}},
+		"usage": map[string]any{"prompt_tokens": 300, "completion_tokens": 40, "total_tokens": 340},
+	})
+}
+
+func orEmpty(s []map[string]any) []map[string]any {
+	if s == nil {
+		return []map[string]any{}
+	}
+	return s
+}
