@@ -23,9 +23,9 @@ type app struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	db        string
-	namespace string
-	jsonOut   bool
+	db         string
+	namespace  string
+	jsonOut    bool
 	embedder   string
 	modelDir   string
 	curator    string
