@@ -742,3 +742,54 @@ func TestRestartedCuratorDecidesAsContinuous(t *testing.T) {
 		t.Fatalf("after restart: %q %q %q\ncontinuous:    %q %q %q", got.Keywords, got.Tags, got.Context, want.Keywords, want.Tags, want.Context)
 	}
 }
+
+func TestReembedSwitchesModels(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "r.db")
+	mem := openAt(t, path, nil)
+	a := mustAdd(t, mem, "ns", "the lighthouse keeper writes letters")
+	mustAdd(t, mem, "ns", "a recipe for sourdough bread")
+	mustAdd(t, mem, "other", "left alone")
+	mem.Close()
+
+	st, err := sqlite.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := lexical.New(&lexical.Options{Dimensions: 64})
+	mem2, err := amem.Open(ctx, st, &amem.Options{Embedder: small})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem2.Close()
+	if _, err := mem2.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "lighthouse"}); !errors.Is(err, amem.ErrDimensionMismatch) {
+		t.Fatalf("before re-embed: %v", err)
+	}
+	n, err := mem2.Reembed(ctx, "ns")
+	if err != nil || n != 2 {
+		t.Fatalf("Reembed = %d, %v", n, err)
+	}
+	res, err := mem2.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "lighthouse keeper letters", Mode: amem.SearchVector, K: 1})
+	if err != nil || len(res) != 1 || res[0].Note.ID != a.ID || len(res[0].Note.Embedding) != 64 {
+		t.Fatalf("search after re-embed: %v %+v", err, res)
+	}
+	if _, err := mem2.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "now with 64 dimensions"}); err != nil {
+		t.Fatal(err)
+	}
+	stats, _ := mem2.Stats(ctx, "")
+	for _, s := range stats {
+		want := small.Name()
+		if s.Namespace == "other" {
+			want = lexical.New(nil).Name() // untouched
+		}
+		if s.Embedder != want {
+			t.Fatalf("namespace %s embedder %s, want %s", s.Namespace, s.Embedder, want)
+		}
+	}
+	if got, _ := mem2.Get(ctx, "ns", a.ID); got.Version != a.Version {
+		t.Fatal("re-embedding wrote a version: only the vector changed")
+	}
+	if _, err := mem2.Reembed(ctx, "empty"); !errors.Is(err, amem.ErrNotFound) {
+		t.Fatalf("re-embed of an empty namespace: %v", err)
+	}
+}

@@ -230,3 +230,28 @@ func (a *app) embedCmd() *cobra.Command {
 		},
 	}
 }
+
+func (a *app) reembedCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "reembed",
+		Short:   "recompute a namespace's vectors with the configured embedder (the explicit way to switch models)",
+		Example: `  amem reembed --namespace alice --embedder openai:all-minilm`,
+		Args:    exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.namespace == "" {
+				return usagef("reembed needs --namespace NS (one namespace at a time)")
+			}
+			return a.withMemory(func(mem *amem.Memory) error {
+				n, err := mem.Reembed(a.ctx, a.namespace)
+				if err != nil {
+					return err
+				}
+				if a.jsonOut {
+					return a.printJSON(map[string]any{"namespace": a.namespace, "reembedded": n, "embedder": mem.Embedder().Name()})
+				}
+				fmt.Fprintf(a.stdout, "re-embedded %d notes of %s with %s\n", n, a.namespace, mem.Embedder().Name())
+				return nil
+			})
+		},
+	}
+}

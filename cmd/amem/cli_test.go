@@ -266,3 +266,14 @@ func TestCLIConfigPrecedence(t *testing.T) {
 		t.Fatalf("bad config file: %v", err)
 	}
 }
+
+func TestCLIReembed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	mustCLI(t, "", "add", "--db", db, "-n", "ns", "--curator", "none", "hello world")
+	if _, _, err := amemCLI(t, "", "reembed", "--db", db); exitCode(err, &bytes.Buffer{}) != exitUsage {
+		t.Fatalf("reembed without a namespace: %v", err)
+	}
+	if got := mustCLI(t, "", "reembed", "--db", db, "-n", "ns"); !strings.Contains(got, "re-embedded 1 notes of ns") {
+		t.Fatalf("reembed: %q", got)
+	}
+}

@@ -77,7 +77,7 @@ linked notes.`,
 	root.AddCommand(
 		a.addCmd(), a.searchCmd(), a.showCmd(), a.listCmd(), a.linksCmd(), a.historyCmd(),
 		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
-		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(),
+		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(), a.reembedCmd(),
 	)
 	return root
 }
