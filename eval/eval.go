@@ -71,6 +71,10 @@ type Config struct {
 	Curator amem.Curator
 	// CuratorName is recorded in the results ("offline" by default).
 	CuratorName string
+	// Answerer, when set, answers every question from its context list
+	// and the answers are scored; AnswererName is recorded.
+	Answerer     amem.LLM
+	AnswererName string
 	// Search is the ranking of the amem modes (default hybrid); the
 	// baselines use their own.
 	Search amem.SearchMode
@@ -294,9 +298,16 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 				Kinds: make([]amem.ResultKind, 0, len(rs)),
 			}
 			qr.Retrieved = diaIDs(rs)
-			for _, r := range rs {
+			lines := make([]string, len(rs))
+			for i, r := range rs {
 				qr.Kinds = append(qr.Kinds, r.Kind)
-				qr.ContextTokens += approxTokens(ContextLine(r.Note))
+				lines[i] = ContextLine(r.Note)
+				qr.ContextTokens += approxTokens(lines[i])
+			}
+			if cfg.Answerer != nil {
+				if err := answer(ctx, cfg.Answerer, q, lines, &qr); err != nil {
+					return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
+				}
 			}
 			// Cut-offs past K are read from a deeper search of the same
 			// system, so the recall curve goes on past the context list.

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/openai"
 )
 
 // tiny is a two-session conversation in the LoCoMo shape.
@@ -114,5 +117,59 @@ func TestParseMode(t *testing.T) {
 	}
 	if _, err := ParseMode("bm26"); err == nil || !strings.Contains(err.Error(), "bm25") {
 		t.Fatalf("bad mode error: %v", err)
+	}
+}
+
+func TestRunAnswersAndScores(t *testing.T) {
+	convs, err := locomo.Parse(strings.NewReader(tiny))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := &fakellm.Server{Answer: func(prompt string) string {
+		switch {
+		case strings.Contains(prompt, "name of Ann's puppy"):
+			if !strings.Contains(prompt, "[8 May 2023] Ann: I adopted a puppy named Rex") {
+				return "no context"
+			}
+			return "Rex"
+		case strings.Contains(prompt, "Not mentioned in the conversation"):
+			return "Not mentioned in the conversation"
+		}
+		return "the violin"
+	}}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	chat, err := openai.NewChat(openai.Config{BaseURL: srv.URL + "/v1", Model: fakellm.Model, MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), convs, Config{
+		Modes: []Mode{ModeBM25}, K: 3, Embedder: lexical.New(nil), WorkDir: t.TempDir(),
+		Answerer: chat, AnswererName: "openai:" + fakellm.Model,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range res.Questions {
+		if q.Prediction == nil || q.F1 == nil || q.BLEU1 == nil || q.AnswerUsage.PromptTokens != 300 {
+			t.Fatalf("question %d not answered: %+v", q.Index, q)
+		}
+		want := map[int]float64{0: 1, 1: 1, 2: 1}[q.Index] // Rex; violin (stemmed "violin"); adversarial rule
+		if *q.F1 != want {
+			t.Fatalf("question %d: prediction %q, F1 %v", q.Index, *q.Prediction, *q.F1)
+		}
+	}
+	if res.Summary[ModeBM25]["5"]["f1"] != 1 || res.Summary[ModeBM25]["1-4"]["f1"] != 1 {
+		t.Fatalf("summary %v", res.Summary[ModeBM25])
+	}
+	var table bytes.Buffer
+	res.WriteTable(&table, 3)
+	if !strings.Contains(table.String(), "answers by openai:fake-model") {
+		t.Fatalf("table:\n%s", table.String())
+	}
+	// Temporal questions see the dates and are asked for one.
+	_, user, _ := AnswerPrompt("When did Ann adopt Rex?", locomo.CategoryTemporal, []string{"[8 May 2023] Ann: I adopted a puppy named Rex."})
+	if !strings.Contains(user, "Use the dates") || !strings.Contains(user, "[8 May 2023]") {
+		t.Fatalf("temporal prompt:\n%s", user)
 	}
 }

@@ -30,6 +30,7 @@ type Results struct {
 // ResultConfig records what was run.
 type ResultConfig struct {
 	Modes         []Mode    `json:"modes"`
+	Answerer      string    `json:"answerer,omitempty"`
 	K             int       `json:"k"`
 	Embedder      string    `json:"embedder"`
 	Curator       string    `json:"curator"`
@@ -62,6 +63,13 @@ type QuestionResult struct {
 	// RetrievedDeep above); absent when the question has no evidence.
 	Recall map[string]float64 `json:"recall,omitempty"`
 	Hit    map[string]float64 `json:"hit,omitempty"`
+	// With --answer: the model's answer and its scores (official LoCoMo
+	// F1, the A-Mem harness's set F1 and BLEU-1) against Answer.
+	Prediction  *string    `json:"prediction,omitempty"`
+	F1          *float64   `json:"f1,omitempty"`
+	F1Set       *float64   `json:"f1_set,omitempty"`
+	BLEU1       *float64   `json:"bleu1,omitempty"`
+	AnswerUsage amem.Usage `json:"answer_usage,omitzero"`
 }
 
 // IngestStats describes one ingest.
@@ -85,7 +93,7 @@ func resultConfig(cfg Config, convs []locomo.Conversation) ResultConfig {
 	rc := ResultConfig{
 		Modes: cfg.Modes, K: cfg.K, Embedder: cfg.Embedder.Name(), Curator: cfg.CuratorName,
 		Search: string(cfg.Search), Categories: "official LoCoMo mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial",
-		Date: cfg.Now().UTC().Truncate(time.Second),
+		Date: cfg.Now().UTC().Truncate(time.Second), Answerer: cfg.AnswererName,
 	}
 	for _, c := range convs {
 		rc.Conversations = append(rc.Conversations, c.SampleID)
@@ -101,7 +109,15 @@ func (r *Results) summarise(modes []Mode) {
 	for _, mode := range modes {
 		var agg locomo.Aggregator
 		for _, q := range r.Questions {
-			if q.Mode != mode || q.Recall == nil {
+			if q.Mode != mode {
+				continue
+			}
+			if q.F1 != nil {
+				agg.Add("f1", q.Category, *q.F1)
+				agg.Add("f1_set", q.Category, *q.F1Set)
+				agg.Add("bleu1", q.Category, *q.BLEU1)
+			}
+			if q.Recall == nil {
 				continue
 			}
 			for _, k := range RecallKs {
@@ -161,6 +177,17 @@ func (r *Results) WriteTable(w io.Writer, k int) error {
 			o["recall@1"], o["recall@5"], o["recall@25"], o["recall@50"], o["context_tokens"], p50)
 	}
 	fmt.Fprintln(w)
+	if r.Config.Answerer != "" {
+		fmt.Fprintf(w, "answers by %s: official LoCoMo F1 by category (5 = adversarial), then the A-Mem harness's set F1 and BLEU-1 over 1-4\n\n", r.Config.Answerer)
+		fmt.Fprintln(w, "| mode | F1 1 | F1 2 | F1 3 | F1 4 | F1 5 | F1 1-4 | set-F1 1-4 | BLEU-1 1-4 |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+		for _, mode := range r.Config.Modes {
+			s := r.Summary[mode]
+			fmt.Fprintf(w, "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", mode,
+				s["1"]["f1"], s["2"]["f1"], s["3"]["f1"], s["4"]["f1"], s["5"]["f1"], s["1-4"]["f1"], s["1-4"]["f1_set"], s["1-4"]["bleu1"])
+		}
+		fmt.Fprintln(w)
+	}
 	for _, in := range r.Ingest {
 		fmt.Fprintf(w, "ingest %s: %d notes in %.0f s (p50 %.1f ms, p95 %.1f ms per note), %d links, %d failed\n",
 			in.Store, in.Notes, in.Seconds, in.PerNote.P50, in.PerNote.P95, in.Links, in.Failed)

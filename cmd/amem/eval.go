@@ -21,7 +21,7 @@ func (a *app) evalCmd() *cobra.Command {
 	var data, out, search, work, plotPath string
 	var modes []string
 	var k int
-	var noEvo, noLinks bool
+	var noEvo, noLinks, doAnswer bool
 	lc := &cobra.Command{
 		Use:   "locomo",
 		Short: "LoCoMo: ingest each conversation, search each question, score the context lists",
@@ -86,9 +86,20 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 			if name == local.CuratorLLM {
 				name += " (" + a.llm + ")"
 			}
-			res, err := eval.Run(a.ctx, convs, eval.Config{
+			cfg := eval.Config{
 				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, WorkDir: work, Progress: a.stderr,
-			})
+			}
+			if doAnswer {
+				if a.llm == "" {
+					return usagef("--answer needs an LLM: set AMEM_LLM=openai:MODEL or anthropic:MODEL (or --llm)")
+				}
+				llm, err := local.NewLLM(a.llm, a.llmBaseURL)
+				if err != nil {
+					return err
+				}
+				cfg.Answerer, cfg.AnswererName = llm, a.llm
+			}
+			res, err := eval.Run(a.ctx, convs, cfg)
 			if err != nil {
 				return err
 			}
@@ -123,6 +134,7 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 	f.StringVar(&search, "search", "hybrid", "ranking of the amem modes: hybrid, vector or lexical")
 	f.BoolVar(&noEvo, "no-evolution", false, "amem without memory evolution (same as --mode amem-no-evolution)")
 	f.BoolVar(&noLinks, "no-links", false, "amem without linked notes in retrieval (same as --mode amem-no-links)")
+	f.BoolVar(&doAnswer, "answer", false, "answer each question with the configured LLM from its context list and score the answers (F1, set-F1, BLEU-1)")
 	f.StringVar(&plotPath, "plot", "", "draw recall@k curves per mode into this PNG file")
 	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
 	c.AddCommand(lc)

@@ -24,6 +24,9 @@ type Server struct {
 	Mu      sync.Mutex
 	Prompts []string
 	Formats []string // response_format.type of each request
+	// Answer answers requests without a schema (the evaluation's answer
+	// prompt); nil answers "Not mentioned in the conversation".
+	Answer func(prompt string) string
 }
 
 var refRE = regexp.MustCompile(`\[(M\d+)\]`)
@@ -69,11 +72,20 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			evolve = append(evolve, map[string]any{"ref": "M99", "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
 		}
 		answer = map[string]any{"links": orEmpty(links), "evolve": orEmpty(evolve)}
+	case "":
+		text := "Not mentioned in the conversation"
+		if f.Answer != nil {
+			text = f.Answer(user)
+		}
+		answer = text
 	default:
 		http.Error(w, `{"error": {"message": "unknown schema"}}`, http.StatusBadRequest)
 		return
 	}
 	content, _ := json.Marshal(answer)
+	if text, ok := answer.(string); ok {
+		content = []byte(text)
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("x-request-id", "req_fake")
 	json.NewEncoder(w).Encode(map[string]any{
