@@ -193,6 +193,27 @@ func TestSearchReturnsDirectHitsThenLinks(t *testing.T) {
 		}
 		seen[r.Note.ID] = true
 	}
+	// Default order: every direct hit first, then the linked notes.
+	kinds := func(res []amem.Result) string {
+		var b strings.Builder
+		for _, r := range res {
+			b.WriteString(string(r.Kind[0]))
+		}
+		return b.String()
+	}
+	if got := kinds(res); got != "ddll" {
+		t.Fatalf("default order %s, want ddll", got)
+	}
+	inter, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "apples trees", K: 2, Mode: amem.SearchVector, LinkOrder: amem.LinksInterleaved, LinksPerHit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := kinds(inter); got != "dldl" || inter[1].Via != inter[0].Note.ID || inter[3].Via != inter[2].Note.ID {
+		t.Fatalf("interleaved order %s (%+v), want dldl with each link after its hit", got, inter)
+	}
+	if _, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "x", LinkOrder: "sideways"}); !errors.Is(err, amem.ErrInvalid) {
+		t.Fatalf("bad link order: %v", err)
+	}
 	// With links disabled only direct hits come back.
 	res, err = mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "apples", K: 2, LinkBudget: -1})
 	if err != nil {

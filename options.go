@@ -43,6 +43,12 @@ type Options struct {
 	LinksPerHit int
 	LinkBudget  int
 
+	// LinkOrder places the linked notes in the context list: LinksAfter
+	// (default) puts all direct hits first, then the linked notes in the
+	// order of the hits that brought them; LinksInterleaved puts each
+	// hit's linked notes right after it.
+	LinkOrder LinkOrder
+
 	// Async stops Add and Update from enriching before they return; the
 	// caller (or a worker) runs Enrich/EnrichPending later. Default false:
 	// Add returns after enrichment, with the note's final state.
@@ -56,6 +62,20 @@ const (
 	DefaultLinksPerHit     = 3
 	DefaultNamespace       = "default"
 	MaxK                   = 1000
+)
+
+// LinkOrder is where linked notes go in a context list.
+type LinkOrder string
+
+const (
+	// LinksAfter lists every direct hit, then the linked notes. On LoCoMo
+	// (development split, offline curator) linked notes were evidence for
+	// 1.2% of places against 2.8% for direct hits 6-10, so interleaving
+	// them pushed better direct hits out of the first k: recall@10 0.451
+	// interleaved against 0.601 after.
+	LinksAfter LinkOrder = "after"
+	// LinksInterleaved puts each direct hit's linked notes right after it.
+	LinksInterleaved LinkOrder = "interleaved"
 )
 
 // EmbedTextPaper joins content, context, keywords and tags, the text the
@@ -96,6 +116,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.MaxContentBytes <= 0 {
 		v.MaxContentBytes = DefaultMaxContentBytes
+	}
+	if v.LinkOrder == "" {
+		v.LinkOrder = LinksAfter
 	}
 	if v.LinksPerHit == 0 {
 		v.LinksPerHit = DefaultLinksPerHit

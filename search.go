@@ -37,6 +37,8 @@ type SearchRequest struct {
 	// means the Options value, negative disables linked notes.
 	LinksPerHit int
 	LinkBudget  int
+	// LinkOrder overrides Options.LinkOrder.
+	LinkOrder LinkOrder
 }
 
 // ResultKind says why a note is in the results.
@@ -61,12 +63,13 @@ type Result struct {
 const rrfK = 60
 
 // Search returns the context list for a query. Policy: the K direct hits
-// in rank order, each followed by up to LinksPerHit of its linked notes
+// in rank order; each brings up to LinksPerHit of its linked notes
 // (strongest link first) that are not already in the list, until
-// LinkBudget linked notes have been added. So every direct hit is always
-// returned (the reference code truncated after adding links), and linked
-// notes sit next to the hit that brought them. A linked note's Score is
-// its link's strength. Filters apply to linked notes too.
+// LinkBudget linked notes have been added. The linked notes come after all
+// direct hits (LinksAfter, the default) or right after the hit that
+// brought them (LinksInterleaved). Every direct hit is always returned
+// (the reference code truncated after adding links). A linked note's
+// Score is its link's strength. Filters apply to linked notes too.
 func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error) {
 	if err := ValidNamespace(req.Namespace); err != nil {
 		return nil, err
@@ -98,6 +101,13 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	}
 	if budget == 0 {
 		budget = k
+	}
+	order := m.opts.LinkOrder
+	if req.LinkOrder != "" {
+		order = req.LinkOrder
+	}
+	if order != LinksAfter && order != LinksInterleaved {
+		return nil, invalidf("link order %q; use after or interleaved", order)
 	}
 	if !req.Filter.To.IsZero() && !req.Filter.From.IsZero() && !req.Filter.To.After(req.Filter.From) {
 		return nil, invalidf("time range is empty: from %s is not before to %s", req.Filter.From, req.Filter.To)
@@ -134,7 +144,7 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	if err != nil {
 		return nil, err
 	}
-	return m.expand(ctx, req.Namespace, hits, perHit, budget, allow)
+	return m.expand(ctx, req.Namespace, hits, perHit, budget, order, allow)
 }
 
 func (m *Memory) vectorHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
@@ -235,7 +245,7 @@ func FuseRRF(k int, rankings ...[]Scored) []Scored {
 
 // expand loads the direct hits and adds linked notes by the policy
 // documented on Search.
-func (m *Memory) expand(ctx context.Context, ns string, hits []Scored, perHit, budget int, allow map[string]bool) ([]Result, error) {
+func (m *Memory) expand(ctx context.Context, ns string, hits []Scored, perHit, budget int, order LinkOrder, allow map[string]bool) ([]Result, error) {
 	ids := make([]string, len(hits))
 	for i, h := range hits {
 		ids[i] = h.ID
@@ -291,6 +301,7 @@ func (m *Memory) expand(ctx context.Context, ns string, hits []Scored, perHit, b
 		for _, n := range linked {
 			byID[n.ID] = n
 		}
+		var after []Result
 		for i, h := range hits {
 			n, ok := byID[h.ID]
 			if !ok {
@@ -298,11 +309,19 @@ func (m *Memory) expand(ctx context.Context, ns string, hits []Scored, perHit, b
 			}
 			out = append(out, Result{Note: n, Score: h.Score, Kind: Direct})
 			for _, p := range picks[i] {
-				if ln, ok := byID[p.link.Other(p.via)]; ok {
-					out = append(out, Result{Note: ln, Score: p.link.Strength, Kind: Linked, Via: p.via})
+				ln, ok := byID[p.link.Other(p.via)]
+				if !ok {
+					continue
+				}
+				r := Result{Note: ln, Score: p.link.Strength, Kind: Linked, Via: p.via}
+				if order == LinksInterleaved {
+					out = append(out, r)
+				} else {
+					after = append(after, r)
 				}
 			}
 		}
+		out = append(out, after...)
 		return nil
 	})
 	if err != nil {

@@ -329,6 +329,9 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 					qr.Recall[fmt.Sprint(k)] = locomo.RecallAt(list, q.Evidence, k)
 					qr.Hit[fmt.Sprint(k)] = locomo.HitAt(list, q.Evidence, k)
 				}
+				// The whole context list: K direct hits plus linked notes.
+				qr.Recall["context"] = locomo.RecallAt(qr.Retrieved, q.Evidence, len(qr.Retrieved))
+				qr.Hit["context"] = locomo.HitAt(qr.Retrieved, q.Evidence, len(qr.Retrieved))
 			}
 			out = append(out, qr)
 			bar.step()

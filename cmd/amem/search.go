@@ -26,7 +26,7 @@ type searchResult struct {
 
 func (a *app) searchCmd() *cobra.Command {
 	var k, perHit, budget int
-	var mode, from, to string
+	var mode, from, to, order string
 	var tags, meta []string
 	c := &cobra.Command{
 		Use:   "search QUERY",
@@ -51,7 +51,7 @@ func (a *app) searchCmd() *cobra.Command {
 				res, err := mem.Search(a.ctx, amem.SearchRequest{
 					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
 					Filter:      amem.Filter{From: f, To: t, Tags: tags, Metadata: md},
-					LinksPerHit: perHit, LinkBudget: budget,
+					LinksPerHit: perHit, LinkBudget: budget, LinkOrder: amem.LinkOrder(order),
 				})
 				if err != nil {
 					return err
@@ -91,5 +91,6 @@ func (a *app) searchCmd() *cobra.Command {
 	fl.StringArrayVar(&meta, "meta", nil, "only notes with metadata KEY=VALUE (repeatable)")
 	fl.IntVar(&perHit, "links-per-hit", 0, "linked notes per direct hit (default 3; -1 for none)")
 	fl.IntVar(&budget, "link-budget", 0, "linked notes in all (default k; -1 for none)")
+	fl.StringVar(&order, "link-order", "", "where linked notes go: after (default: after all direct hits) or interleaved (after the hit that brought them)")
 	return c
 }
