@@ -70,13 +70,15 @@ func (a *app) searchCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "no notes in namespace %s match\n", a.ns())
 				}
 				rank := 0
+				rankOf := map[string]int{}
 				for _, r := range res {
 					if r.Kind == amem.Direct {
 						rank++
+						rankOf[r.Note.ID] = rank
 						fmt.Fprintf(a.stdout, "%2d. %.3f  %s  %s  %s\n", rank, r.Score, r.Note.ID, r.Note.EventTime.Format("2006-01-02"), oneLine(r.Note.Content, 80))
 						continue
 					}
-					fmt.Fprintf(a.stdout, "      ↳ linked %.2f  %s  %s\n", r.Score, r.Note.ID, oneLine(r.Note.Content, 70))
+					fmt.Fprintf(a.stdout, "    ↳ linked to %d, %.2f  %s  %s\n", rankOf[r.Via], r.Score, r.Note.ID, oneLine(r.Note.Content, 70))
 				}
 				return nil
 			})
