@@ -2,8 +2,6 @@ package amem
 
 import (
 	"encoding/json"
-	"maps"
-	"slices"
 	"strings"
 )
 
@@ -81,7 +79,3 @@ func merge3(base, proposed, current []string) []string {
 	}
 	return out
 }
-
-func sameStrings(a, b []string) bool { return slices.Equal(a, b) }
-
-func sameMap(a, b map[string]string) bool { return maps.Equal(a, b) }

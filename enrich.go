@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 )
 
 // Bounds on what the curator may write, applied after it answers.
@@ -488,12 +487,3 @@ type EnrichError struct {
 
 func (e *EnrichError) Error() string { return fmt.Sprintf("enrich %s: %v", e.NoteID, e.Err) }
 func (e *EnrichError) Unwrap() error { return e.Err }
-
-// describe is a short human-readable form of a note for logs and reasons.
-func describe(n Note) string {
-	s := strings.Join(strings.Fields(n.Content), " ")
-	if len(s) > 60 {
-		s = cleanText(s, 57) + "..."
-	}
-	return s
-}

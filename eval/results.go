@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sort"
 	"strings"
 	"time"
 
@@ -236,14 +235,3 @@ func (p *progress) step() {
 func (p *progress) done() { fmt.Fprintln(p.w) }
 
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
-
-// sortedModes orders modes as Modes does.
-func sortedModes(ms []Mode) []Mode {
-	idx := map[Mode]int{}
-	for i, m := range Modes {
-		idx[m] = i
-	}
-	out := append([]Mode(nil), ms...)
-	sort.SliceStable(out, func(i, j int) bool { return idx[out[i]] < idx[out[j]] })
-	return out
-}
