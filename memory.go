@@ -27,6 +27,9 @@ type Memory struct {
 	mu     sync.Mutex // guards closed and spaces
 	closed bool
 	spaces map[string]*space
+
+	wakeOnce sync.Once
+	wake     chan struct{} // see wakeChan
 }
 
 // space is the in-memory side of one namespace: its vector index.
@@ -336,6 +339,9 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Note, error) {
 		return Note{}, fmt.Errorf("add: %w", err)
 	}
 	if m.opts.Async || n.Enrichment.State != EnrichPending {
+		if n.Enrichment.State == EnrichPending {
+			m.notify()
+		}
 		return m.Get(ctx, n.Namespace, n.ID)
 	}
 	return m.enrichAfterWrite(ctx, n.Namespace, n.ID)
@@ -570,7 +576,11 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req UpdateRequest) (
 	if err != nil {
 		return Note{}, fmt.Errorf("update %s: %w", id, err)
 	}
-	if n.Enrichment.State == EnrichPending && !m.opts.Async {
+	if n.Enrichment.State == EnrichPending {
+		if m.opts.Async {
+			m.notify()
+			return n, nil
+		}
 		return m.enrichAfterWrite(ctx, ns, id)
 	}
 	return n, nil
