@@ -22,19 +22,24 @@ import (
 
 var quiet = slog.New(slog.DiscardHandler)
 
-// openAt opens a Memory on a SQLite file with the lexical embedder.
-func openAt(t testing.TB, path string, cur amem.Curator) *amem.Memory {
+// openOpts opens a Memory on a SQLite file; the caller closes it.
+func openOpts(t testing.TB, path string, o amem.Options) *amem.Memory {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: lexical.New(nil), Curator: cur})
+	mem, err := amem.Open(ctx, st, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return mem
+}
+
+// openAt opens a Memory on a SQLite file with the lexical embedder.
+func openAt(t testing.TB, path string, cur amem.Curator) *amem.Memory {
+	return openOpts(t, path, amem.Options{Embedder: lexical.New(nil), Curator: cur})
 }
 
 func openMem(t testing.TB, cur amem.Curator) *amem.Memory {
@@ -589,15 +594,8 @@ func TestEmbeddingDimensionMismatch(t *testing.T) {
 	mustAdd(t, mem, "ns", "made with 512 dimensions")
 	mem.Close()
 
-	st, err := sqlite.Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	small := lexical.New(&lexical.Options{Dimensions: 64})
-	mem2, err := amem.Open(ctx, st, &amem.Options{Embedder: small})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mem2 := openOpts(t, path, amem.Options{Embedder: small})
 	defer mem2.Close()
 	if _, err := mem2.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "another"}); !errors.Is(err, amem.ErrDimensionMismatch) {
 		t.Fatalf("add with another dimension = %v, want ErrDimensionMismatch", err)
@@ -773,15 +771,8 @@ func TestReembedSwitchesModels(t *testing.T) {
 	mustAdd(t, mem, "other", "left alone")
 	mem.Close()
 
-	st, err := sqlite.Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	small := lexical.New(&lexical.Options{Dimensions: 64})
-	mem2, err := amem.Open(ctx, st, &amem.Options{Embedder: small})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mem2 := openOpts(t, path, amem.Options{Embedder: small})
 	defer mem2.Close()
 	if _, err := mem2.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "lighthouse"}); !errors.Is(err, amem.ErrDimensionMismatch) {
 		t.Fatalf("before re-embed: %v", err)

@@ -12,20 +12,10 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/mock"
-	"github.com/amem-dev/amem/sqlite"
 )
 
 func openAsync(t *testing.T, path string, cur amem.Curator) *amem.Memory {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), path, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := amem.Open(context.Background(), st, &amem.Options{Embedder: lexical.New(nil), Curator: cur, Async: true, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return mem
+	return openOpts(t, path, amem.Options{Embedder: lexical.New(nil), Curator: cur, Async: true, Logger: quiet})
 }
 
 // waitStates polls until the namespace's notes are all in state want.
