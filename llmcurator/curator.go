@@ -21,6 +21,7 @@ import (
 	"strings"
 	"text/template"
 	"time"
+	"unicode/utf8"
 
 	"github.com/amem-dev/amem"
 )
@@ -41,6 +42,10 @@ var memoryTag = strings.NewReplacer("<memory>", "< memory>", "</memory>", "< /me
 func parsePrompt(file string) *template.Template {
 	return template.Must(template.New(file).Funcs(template.FuncMap{
 		"join": func(s []string) string { return strings.Join(s, ", ") },
+		// first and clip keep candidates short: they are most of a
+		// connect prompt's tokens, and the content carries the meaning.
+		"first": func(n int, s []string) []string { return s[:min(n, len(s))] },
+		"clip":  clip,
 		// A note can't close the <memory> tag around it and write outside.
 		"data": func(s string) string { return memoryTag.Replace(s) },
 	}).ParseFS(promptFS, "prompts/"+file))
@@ -269,12 +274,28 @@ func render(t *template.Template, name string, data any) (string, error) {
 	return strings.TrimSpace(b.String()), nil
 }
 
-// when formats an event time for a prompt; the zero time is "unknown".
+// when formats an event time for a prompt: the date, which is what
+// linking and temporal questions need; the zero time is "date unknown".
 func when(t time.Time) string {
 	if t.IsZero() {
-		return "at an unknown time"
+		return "date unknown"
 	}
-	return "on " + t.UTC().Format("2 January 2006 at 15:04 UTC")
+	return t.UTC().Format("2 January 2006")
+}
+
+// clip cuts s to at most n bytes at a word boundary, marking the cut.
+func clip(n int, s string) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := strings.LastIndexByte(s[:n], ' ')
+	if cut <= 0 {
+		cut = n
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	return s[:cut] + "…"
 }
 
 func oneLine(s string) string {

@@ -196,3 +196,36 @@ func FuzzDecodeFirstObject(f *testing.F) {
 		_ = decodeFirstObject(s, &co)
 	})
 }
+
+func TestConnectPromptKeepsCandidatesShort(t *testing.T) {
+	cs := cands()
+	cs[0].Note.Keywords = []string{"k1", "k2", "k3", "k4", "k5", "k6", "k7"}
+	cs[0].Note.Context = strings.Repeat("word ", 100)
+	llm := &scripted{answers: []amem.LLMResponse{ok(`{"links": [], "evolve": []}`)}}
+	if _, err := New(llm, nil).Connect(context.Background(), newNote(), cs); err != nil {
+		t.Fatal(err)
+	}
+	user := llm.reqs[0].Messages[0].Content
+	if !strings.Contains(user, "keywords: k1, k2, k3, k4, k5 |") || strings.Contains(user, "k6") {
+		t.Fatalf("candidate keywords not cut to 5:\n%s", user)
+	}
+	if !strings.Contains(user, "word…") || strings.Count(user, "word") > 40 {
+		t.Fatalf("candidate context not clipped:\n%s", user)
+	}
+}
+
+func TestClip(t *testing.T) {
+	for _, tc := range []struct {
+		n       int
+		in, out string
+	}{
+		{10, "short", "short"},
+		{10, "one two three four", "one two…"},
+		{4, "ééééé", "éé…"},
+		{3, "abcdef", "abc…"},
+	} {
+		if got := clip(tc.n, tc.in); got != tc.out {
+			t.Errorf("clip(%d, %q) = %q, want %q", tc.n, tc.in, got, tc.out)
+		}
+	}
+}
