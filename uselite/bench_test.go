@@ -30,20 +30,7 @@ var benchSentences = []string{
 }
 
 func BenchmarkEmbedOne(b *testing.B) {
-	m := loadTestModel(b)
-	ctx := context.Background()
-	texts := []string{benchSentence}
-	if _, err := m.Embed(ctx, texts); err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := m.Embed(ctx, texts); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/sentence")
+	benchEmbedOne(b, loadTestModel(b), []string{benchSentence})
 }
 
 func BenchmarkEmbedBatch(b *testing.B) {
@@ -80,24 +67,31 @@ func BenchmarkTokenize(b *testing.B) {
 // kernel set this CPU can run (the portable Go one included).
 func BenchmarkEmbedOneKernels(b *testing.B) {
 	m := loadTestModel(b)
-	ctx := context.Background()
 	texts := []string{benchSentence}
 	saved := kernels
 	defer func() { kernels = saved }()
 	for _, ks := range availableKernels() {
 		b.Run(ks.name, func(b *testing.B) {
 			kernels = ks
-			if _, err := m.Embed(ctx, texts); err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				if _, err := m.Embed(ctx, texts); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/sentence")
+			benchEmbedOne(b, m, texts)
 		})
 	}
+}
+
+// benchEmbedOne times Embed of texts after one warm-up call, reporting
+// milliseconds per sentence for a single-sentence texts.
+func benchEmbedOne(b *testing.B, m *Model, texts []string) {
+	ctx := context.Background()
+	b.Helper()
+	if _, err := m.Embed(ctx, texts); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.Embed(ctx, texts); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1000/float64(b.N), "ms/sentence")
 }
