@@ -25,11 +25,55 @@ const (
 // is returned. Curator output naming notes it was not shown is dropped
 // and logged.
 func (m *Memory) Enrich(ctx context.Context, ns, id string) (Note, error) {
+	return m.enrichOnce(ctx, ns, id, false)
+}
+
+// flight is one enrichment in progress; callers that ask for the same note
+// meanwhile wait for it instead of running (and paying for) another.
+type flight struct {
+	done chan struct{}
+	note Note
+	err  error
+}
+
+// enrichOnce enriches a note unless an enrichment of it is already
+// running, in which case it waits for that one and returns its result.
+// With due set (workers, Add), a note found already done is returned as
+// is: it was enriched since it was queued.
+func (m *Memory) enrichOnce(ctx context.Context, ns, id string, due bool) (Note, error) {
+	key := ns + "\x00" + id
+	m.flightMu.Lock()
+	if f, ok := m.flights[key]; ok {
+		m.flightMu.Unlock()
+		select {
+		case <-f.done:
+			return f.note, f.err
+		case <-ctx.Done():
+			return Note{}, ctx.Err()
+		}
+	}
+	if m.flights == nil {
+		m.flights = make(map[string]*flight)
+	}
+	f := &flight{done: make(chan struct{})}
+	m.flights[key] = f
+	m.flightMu.Unlock()
+	defer func() {
+		m.flightMu.Lock()
+		delete(m.flights, key)
+		m.flightMu.Unlock()
+		close(f.done)
+	}()
+	f.note, f.err = m.enrich(ctx, ns, id, due)
+	return f.note, f.err
+}
+
+func (m *Memory) enrich(ctx context.Context, ns, id string, due bool) (Note, error) {
 	n, err := m.Get(ctx, ns, id)
 	if err != nil {
 		return Note{}, err
 	}
-	if m.opts.Curator == nil {
+	if m.opts.Curator == nil || due && n.Enrichment.State == EnrichDone {
 		return n, nil
 	}
 	plan, err := m.plan(ctx, n)
@@ -85,7 +129,7 @@ func (m *Memory) EnrichPending(ctx context.Context, ns string, limit int) (done,
 		if cerr := ctx.Err(); cerr != nil {
 			return done, failed, cerr
 		}
-		if _, eerr := m.Enrich(ctx, ns, id); eerr != nil {
+		if _, eerr := m.enrichOnce(ctx, ns, id, true); eerr != nil {
 			failed++
 			if first == nil {
 				first = eerr

@@ -30,6 +30,9 @@ type Memory struct {
 
 	wakeOnce sync.Once
 	wake     chan struct{} // see wakeChan
+
+	flightMu sync.Mutex
+	flights  map[string]*flight // enrichments running, by namespace and ID
 }
 
 // space is the in-memory side of one namespace: its vector index.
@@ -306,6 +309,9 @@ type AddRequest struct {
 	Keywords []string
 	Tags     []string
 	Metadata map[string]string
+	// Wait enriches the note before Add returns even when Options.Async
+	// is set (a background worker then leaves it alone).
+	Wait bool
 }
 
 // Add stores a note and, unless Options.Async is set, enriches it. The note
@@ -313,44 +319,109 @@ type AddRequest struct {
 // curator then fails, Add still returns the stored note, marked failed,
 // and a nil error (Enrich retries it).
 func (m *Memory) Add(ctx context.Context, req AddRequest) (Note, error) {
-	n, err := m.newNote(req)
+	notes, err := m.AddBatch(ctx, []AddRequest{req})
 	if err != nil {
-		return Note{}, err
+		return Note{}, unwrapBatch(err)
 	}
-	vecs, err := m.embed(ctx, []string{m.opts.EmbedText(n)})
+	return notes[0], nil
+}
+
+// MaxBatch bounds the notes of one AddBatch.
+const MaxBatch = 1000
+
+// AddBatch stores several notes in one transaction: all of them or, on any
+// error (an invalid request is reported with its index), none. Then each
+// is enriched as Add would, in order. The notes come back in request
+// order.
+func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error) {
+	if len(reqs) == 0 {
+		return nil, invalidf("no notes to add")
+	}
+	if len(reqs) > MaxBatch {
+		return nil, invalidf("%d notes in one batch, at most %d", len(reqs), MaxBatch)
+	}
+	notes := make([]Note, len(reqs))
+	texts := make([]string, len(reqs))
+	var nss []string
+	for i, req := range reqs {
+		n, err := m.newNote(req)
+		if err != nil {
+			return nil, &batchError{i, err}
+		}
+		notes[i], texts[i] = n, m.opts.EmbedText(n)
+		nss = append(nss, n.Namespace)
+	}
+	vecs, err := m.embed(ctx, texts)
 	if err != nil {
-		return Note{}, err
+		return nil, err
 	}
-	n.Embedding = vecs[0]
-	err = m.writeUnit(ctx, n.Namespace, func(tx Tx, ix *indexOps) error {
-		if err := m.ensureNamespace(tx, n.Namespace); err != nil {
-			return err
+	for i := range notes {
+		notes[i].Embedding = vecs[i]
+	}
+	err = m.writeMulti(ctx, nss, func(tx Tx, ix *indexOps) error {
+		for i, n := range notes {
+			if err := m.ensureNamespace(tx, n.Namespace); err != nil {
+				return &batchError{i, err}
+			}
+			if err := tx.InsertNote(n); err != nil {
+				return &batchError{i, err}
+			}
+			if err := tx.AddVersion(m.version(n, ActorUser, "added", nil)); err != nil {
+				return &batchError{i, err}
+			}
+			ix.putIn(n.Namespace, n.ID, n.Embedding)
 		}
-		if err := tx.InsertNote(n); err != nil {
-			return err
-		}
-		if err := tx.AddVersion(m.version(n, ActorUser, "added", nil)); err != nil {
-			return err
-		}
-		ix.put(n.ID, n.Embedding)
 		return nil
 	})
 	if err != nil {
-		return Note{}, fmt.Errorf("add: %w", err)
+		return nil, fmt.Errorf("add: %w", err)
 	}
-	if m.opts.Async || n.Enrichment.State != EnrichPending {
-		if n.Enrichment.State == EnrichPending {
-			m.notify()
+	woken := false
+	for i, n := range notes {
+		if n.Enrichment.State != EnrichPending {
+			notes[i].Embedding = nil
+			continue
 		}
-		return m.Get(ctx, n.Namespace, n.ID)
+		if m.opts.Async && !reqs[i].Wait {
+			if !woken {
+				m.notify()
+				woken = true
+			}
+			notes[i].Embedding = nil
+			continue
+		}
+		if notes[i], err = m.enrichAfterWrite(ctx, n.Namespace, n.ID); err != nil {
+			return nil, err
+		}
 	}
-	return m.enrichAfterWrite(ctx, n.Namespace, n.ID)
+	return notes, nil
+}
+
+// batchError is an error of one request of a batch.
+type batchError struct {
+	index int
+	err   error
+}
+
+func (e *batchError) Error() string { return fmt.Sprintf("note %d: %v", e.index, e.err) }
+func (e *batchError) Unwrap() error { return e.err }
+
+// unwrapBatch drops the batch index from an error of a one-note batch.
+func unwrapBatch(err error) error {
+	var be *batchError
+	if errors.As(err, &be) && err == error(be) {
+		return be.err
+	}
+	if errors.As(err, &be) {
+		return fmt.Errorf("add: %w", be.err)
+	}
+	return err
 }
 
 // enrichAfterWrite enriches a note just written: a curator failure is
 // recorded on the note, not returned, since the write itself succeeded.
 func (m *Memory) enrichAfterWrite(ctx context.Context, ns, id string) (Note, error) {
-	n, err := m.Enrich(ctx, ns, id)
+	n, err := m.enrichOnce(ctx, ns, id, true)
 	var ee *EnrichError
 	if errors.As(err, &ee) {
 		return n, nil

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -118,5 +119,74 @@ func TestWorkersRetryWithBackoffThenGiveUp(t *testing.T) {
 			t.Fatalf("retries stalled at %+v", b.Enrichment)
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// countingCurator counts Construct calls, each taking a while, so that
+// enrichments of one note would overlap if nothing kept them apart.
+func countingCurator(calls *atomic.Int32) *mock.Curator {
+	return &mock.Curator{ConstructFunc: func(ctx context.Context, n amem.Note) (amem.Attributes, error) {
+		calls.Add(1)
+		time.Sleep(30 * time.Millisecond)
+		return amem.Attributes{Keywords: []string{"counted"}}, nil
+	}}
+}
+
+func TestWaitedAddIsEnrichedOnceWithWorkers(t *testing.T) {
+	var calls atomic.Int32
+	mem := openAsync(t, filepath.Join(t.TempDir(), "w.db"), countingCurator(&calls))
+	defer mem.Close()
+	stop := runWorkers(t, mem, amem.WorkerOptions{PollInterval: 5 * time.Millisecond})
+	defer stop()
+	const n = 8
+	for i := range n {
+		note, err := mem.Add(context.Background(), amem.AddRequest{Namespace: "ns", Content: fmt.Sprintf("waited note %d", i), Wait: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if note.Enrichment.State != amem.EnrichDone {
+			t.Fatalf("Add with Wait returned state %s", note.Enrichment.State)
+		}
+	}
+	waitStates(t, mem, "ns", n, amem.EnrichDone)
+	time.Sleep(50 * time.Millisecond) // a duplicate worker run would show now
+	if got := calls.Load(); got != n {
+		t.Fatalf("%d construct calls for %d notes: the workers enriched waited notes again", got, n)
+	}
+}
+
+func TestAddBatchIsAtomic(t *testing.T) {
+	mem := openAsync(t, filepath.Join(t.TempDir(), "b.db"), linkAllCurator())
+	defer mem.Close()
+	ctx := context.Background()
+	_, err := mem.AddBatch(ctx, []amem.AddRequest{
+		{Namespace: "ns", Content: "fine"},
+		{Namespace: "ns", Content: ""},
+	})
+	if !errors.Is(err, amem.ErrInvalid) || !strings.Contains(err.Error(), "note 1") {
+		t.Fatalf("AddBatch with a bad note: %v", err)
+	}
+	if st, _ := mem.Stats(ctx, "ns"); len(st) != 0 && st[0].Notes != 0 {
+		t.Fatalf("a failed batch stored notes: %+v", st)
+	}
+	reqs := make([]amem.AddRequest, 50)
+	for i := range reqs {
+		reqs[i] = amem.AddRequest{Namespace: "ns", Content: fmt.Sprintf("batch note %d", i)}
+	}
+	notes, err := mem.AddBatch(ctx, reqs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range notes {
+		if n.Content != reqs[i].Content || n.Enrichment.State != amem.EnrichPending {
+			t.Fatalf("note %d: %q %s", i, n.Content, n.Enrichment.State)
+		}
+	}
+	res, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "batch note 7", K: 3, Mode: amem.SearchVector})
+	if err != nil || len(res) == 0 {
+		t.Fatalf("batch notes not searchable: %v %v", res, err)
+	}
+	if _, err := mem.AddBatch(ctx, make([]amem.AddRequest, amem.MaxBatch+1)); !errors.Is(err, amem.ErrInvalid) {
+		t.Fatalf("oversized batch: %v", err)
 	}
 }
