@@ -19,7 +19,22 @@ var ErrSchemaTooNew = errors.New("database schema is newer than this program")
 // append a new one.
 var migrations = []string{
 	migration1,
+	migration2,
 }
+
+// migration2 adds API keys (package auth): only the token's SHA-256 hash
+// is stored; namespaces is a JSON list.
+const migration2 = `
+CREATE TABLE api_keys (
+	id         TEXT PRIMARY KEY,
+	name       TEXT NOT NULL DEFAULT '',
+	hash       TEXT NOT NULL UNIQUE,
+	admin      INTEGER NOT NULL,
+	namespaces TEXT NOT NULL,
+	created_at INTEGER NOT NULL,
+	revoked_at INTEGER
+) STRICT;
+`
 
 // migration1 is the first schema.
 //
