@@ -139,10 +139,17 @@ func NewCurator(name, llmSpec, llmBaseURL string, emb amem.Embedder, logger *slo
 
 // Open opens (creating if needed) the memory described by cfg.
 func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
+	mem, _, err := OpenWithStore(ctx, cfg)
+	return mem, err
+}
+
+// OpenWithStore is Open that also returns the store, for what lives beside
+// the notes in the same database (API keys). Memory.Close closes it.
+func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, *sqlite.Store, error) {
 	if cfg.Path == "" {
 		p, err := DefaultPath()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		cfg.Path = p
 	}
@@ -151,7 +158,7 @@ func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
 	}
 	emb, err := NewEmbedder(ctx, cfg.Embedder, cfg.ModelDir, cfg.Log)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts := cfg.Options
 	opts.Embedder = emb
@@ -160,17 +167,17 @@ func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
 	}
 	cur, err := NewCurator(cfg.Curator, cfg.LLM, cfg.LLMBaseURL, emb, cfg.Logger)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	opts.Curator = cur
 	st, err := sqlite.Open(ctx, cfg.Path, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mem, err := amem.Open(ctx, st, &opts)
 	if err != nil {
 		st.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return mem, nil
+	return mem, st, nil
 }

@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/server"
+)
+
+// version is reported by /healthz and to MCP clients.
+const version = "0.1.0"
+
+// newLogger builds the structured logger of long-running commands.
+func newLogger(w io.Writer, format string, verbose bool) (*slog.Logger, error) {
+	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+	if verbose {
+		opts.Level = slog.LevelDebug
+	}
+	switch format {
+	case "text", "":
+		return slog.New(slog.NewTextHandler(w, opts)), nil
+	case "json":
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return nil, usagef("--log-format %q: use text or json", format)
+}
+
+func (a *app) serveCmd() *cobra.Command {
+	var (
+		addr      string
+		logFormat string
+		workers   int
+		maxBody   int64
+		drain     time.Duration
+	)
+	c := &cobra.Command{
+		Use:   "serve",
+		Short: "serve the HTTP API (REST at /v1, MCP at /mcp) until SIGTERM",
+		Long: `serve runs the HTTP JSON API over the database: notes, search, links,
+history, enrichment and stats under /v1/namespaces/{ns}/, the MCP server
+(streamable HTTP) at /mcp, /openapi.json, /healthz, /readyz and /metrics.
+Every /v1 and /mcp request needs an API key ('amem keys create').
+
+A new note is durable and searchable when its request returns; background
+workers enrich it (POST ...?wait=true waits). Notes pending when the
+process stops are enriched after the next start.
+
+On SIGTERM or interrupt the server stops accepting connections, finishes
+the requests in flight and the enrichments running, then exits 0.`,
+		Example: `  amem keys create --namespace alice > key.txt
+  amem serve --addr 127.0.0.1:7077
+  curl -H "Authorization: Bearer $(cat key.txt)" -d '{"content":"Alice likes tea"}' \
+    http://127.0.0.1:7077/v1/namespaces/alice/notes`,
+		Args: exactArgs(0, ""),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			logger, err := newLogger(a.stderr, logFormat, a.verbose)
+			if err != nil {
+				return err
+			}
+			ln, err := net.Listen("tcp", addr)
+			if err != nil {
+				return err
+			}
+			defer ln.Close()
+			svc, err := a.openIdle(logger)
+			if err != nil {
+				return err
+			}
+			api := server.New(svc.mem, server.Options{
+				Keys: svc.store, Logger: logger, MaxBodyBytes: maxBody, Version: version,
+				MCP: a.mcpHTTP(svc),
+			})
+			svc.start(amem.WorkerOptions{Workers: workers, OnResult: api.EnrichResult})
+			return a.serveHTTP(ln, &httpService{svc, api}, drain)
+		},
+	}
+	f := c.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:7077", "listen address (host:port; port 0 picks a free one, logged at start)")
+	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	f.IntVar(&workers, "workers", 2, "enrichments run in parallel")
+	f.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes (413 above)")
+	f.DurationVar(&drain, "drain-timeout", 30*time.Second, "on shutdown, how long in-flight requests may take to finish")
+	return c
+}
+
+type httpService struct {
+	*service
+	api *server.Server
+}
+
+// serveHTTP serves until a.ctx is cancelled, then drains.
+func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) error {
+	srv := &http.Server{
+		Handler:           hs.api,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(hs.logger.Handler(), slog.LevelWarn),
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	hs.logger.Info("serving", "addr", "http://"+ln.Addr().String(), "version", version)
+
+	var err error
+	select {
+	case err = <-served:
+		err = fmt.Errorf("serve: %w", err)
+	case <-a.ctx.Done():
+		hs.logger.Info("shutting down: draining requests and enrichments")
+		hs.api.Drain()
+		ctx, cancel := context.WithTimeout(context.Background(), drain)
+		if serr := srv.Shutdown(ctx); serr != nil {
+			hs.logger.Warn("drain timed out; closing the remaining connections", "err", serr)
+			_ = srv.Close()
+		}
+		cancel()
+		if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
+			err = serr
+		}
+	}
+	if cerr := hs.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		hs.logger.Info("stopped")
+	}
+	return err
+}
+
+// mcpHTTP is the MCP handler mounted at /mcp.
+func (a *app) mcpHTTP(svc *service) http.Handler {
+	return nil // wired when package mcpserver lands
+}

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/local"
+	"github.com/amem-dev/amem/sqlite"
+)
+
+// service is a long-running memory (amem serve, amem mcp): Add returns
+// once a note is durable and searchable, and background workers enrich it.
+type service struct {
+	mem    *amem.Memory
+	store  *sqlite.Store
+	stop   context.CancelFunc
+	done   sync.WaitGroup
+	logger *slog.Logger
+}
+
+// openService opens the memory with asynchronous enrichment and starts the
+// workers.
+func (a *app) openService(logger *slog.Logger, workers amem.WorkerOptions) (*service, error) {
+	s, err := a.openIdle(logger)
+	if err != nil {
+		return nil, err
+	}
+	s.start(workers)
+	return s, nil
+}
+
+// openIdle opens the memory with asynchronous enrichment; start runs the
+// workers.
+func (a *app) openIdle(logger *slog.Logger) (*service, error) {
+	mem, st, err := local.OpenWithStore(a.ctx, local.Config{
+		Path: a.db, Embedder: a.embedder, ModelDir: a.modelDir, Curator: a.curator,
+		LLM: a.llm, LLMBaseURL: a.llmBaseURL, Log: a.stderr, Logger: logger,
+		Options: amem.Options{Async: true},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &service{mem: mem, store: st, stop: func() {}, logger: logger}, nil
+}
+
+// start runs the enrichment workers until Close.
+func (s *service) start(workers amem.WorkerOptions) {
+	ctx, stop := context.WithCancel(context.Background())
+	s.stop = stop
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		if err := s.mem.RunWorkers(ctx, workers); err != nil && !errors.Is(err, context.Canceled) {
+			s.logger.Error("enrichment workers stopped", "err", err)
+		}
+	}()
+}
+
+// Close stops taking new enrichment work, lets the enrichments in flight
+// finish, then closes the memory. Notes still pending stay queued in the
+// store for the next start.
+func (s *service) Close() error {
+	s.stop()
+	s.done.Wait()
+	return s.mem.Close()
+}

@@ -1,0 +1,69 @@
+package server
+
+import (
+	"net/http"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/auth"
+)
+
+type namespacesOutput struct {
+	Namespaces []amem.NamespaceInfo `json:"namespaces"`
+}
+
+// listNamespaces lists the namespaces the key may reach that hold notes.
+func (s *Server) listNamespaces(w http.ResponseWriter, r *http.Request, p auth.Principal) {
+	all, err := s.mem.Namespaces(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res := namespacesOutput{Namespaces: []amem.NamespaceInfo{}}
+	for _, info := range all {
+		if p.Allows(info.Name) {
+			res.Namespaces = append(res.Namespaces, info)
+		}
+	}
+	reply(w, http.StatusOK, res)
+}
+
+// stats answers for a namespace with no notes too: counting nothing is
+// not an error, and a 404 would tell an outsider less than a 403 anyway.
+func (s *Server) stats(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	ns := r.PathValue("ns")
+	st, err := s.mem.Stats(r.Context(), ns)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(st) == 0 {
+		st = []amem.Stats{{Namespace: ns, NamespaceStats: amem.NamespaceStats{ByState: map[amem.EnrichState]int{}},
+			Usage: []amem.UsageTotal{}}}
+	}
+	reply(w, http.StatusOK, st[0])
+}
+
+type health struct {
+	Status  string `json:"status"`
+	Version string `json:"version,omitempty"`
+}
+
+// healthz says the process is up; it touches nothing.
+func (s *Server) healthz(w http.ResponseWriter, _ *http.Request, _ auth.Principal) {
+	reply(w, http.StatusOK, health{Status: "ok", Version: s.opts.Version})
+}
+
+// readyz says the server takes requests: not draining, and the store
+// answers.
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	if s.draining.Load() {
+		problem(w, r, http.StatusServiceUnavailable, "shutting down")
+		return
+	}
+	if _, err := s.mem.Namespaces(r.Context()); err != nil {
+		s.log.Warn("readiness check", "err", err)
+		problem(w, r, http.StatusServiceUnavailable, "the store does not answer")
+		return
+	}
+	reply(w, http.StatusOK, health{Status: "ready", Version: s.opts.Version})
+}

@@ -1,0 +1,268 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/auth"
+)
+
+// noteInput is a note to create.
+type noteInput struct {
+	Content  string            `json:"content"`
+	Time     *time.Time        `json:"time,omitempty"`
+	Keywords []string          `json:"keywords,omitempty"`
+	Tags     []string          `json:"tags,omitempty"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+func (in noteInput) request(ns string, wait bool) amem.AddRequest {
+	req := amem.AddRequest{Namespace: ns, Content: in.Content, Keywords: in.Keywords,
+		Tags: in.Tags, Metadata: in.Metadata, Wait: wait}
+	if in.Time != nil {
+		req.EventTime = *in.Time
+	}
+	return req
+}
+
+// out is a note as the API returns it: without its embedding, which is
+// large and only meaningful to the embedder that made it.
+func out(n amem.Note) amem.Note {
+	n.Embedding = nil
+	return n
+}
+
+// wait reads the ?wait= flag: enrich before answering.
+func wait(r *http.Request) (bool, error) {
+	v := r.URL.Query().Get("wait")
+	if v == "" {
+		return false, nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return false, fmt.Errorf("%w: wait=%q is not true or false", amem.ErrInvalid, v)
+	}
+	return b, nil
+}
+
+func (s *Server) createNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	var in noteInput
+	wt, err := wait(r)
+	if err == nil {
+		err = decode(r, &in)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	n, err := s.mem.Add(r.Context(), in.request(r.PathValue("ns"), wt))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if wt {
+		s.metrics.enriched(n, nil)
+	}
+	w.Header().Set("Location", r.URL.Path+"/"+n.ID)
+	reply(w, http.StatusCreated, out(n))
+}
+
+type batchInput struct {
+	Notes []noteInput `json:"notes"`
+}
+
+type notesOutput struct {
+	Notes []amem.Note `json:"notes"`
+	// Next is the After value of the next page; empty on the last page.
+	Next string `json:"next,omitempty"`
+}
+
+func (s *Server) createNotes(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	var in batchInput
+	wt, err := wait(r)
+	if err == nil {
+		err = decode(r, &in)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	reqs := make([]amem.AddRequest, len(in.Notes))
+	for i, n := range in.Notes {
+		reqs[i] = n.request(r.PathValue("ns"), wt)
+	}
+	notes, err := s.mem.AddBatch(r.Context(), reqs)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for i := range notes {
+		if wt {
+			s.metrics.enriched(notes[i], nil)
+		}
+		notes[i] = out(notes[i])
+	}
+	reply(w, http.StatusCreated, notesOutput{Notes: notes})
+}
+
+// Paging defaults of GET .../notes.
+const (
+	defaultPage = 100
+	maxPage     = 1000
+)
+
+func (s *Server) listNotes(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	q := r.URL.Query()
+	lq := amem.ListQuery{After: q.Get("after"), Limit: defaultPage, State: amem.EnrichState(q.Get("state"))}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > maxPage {
+			problem(w, r, http.StatusBadRequest, "limit=%q must be a number from 1 to %d", v, maxPage)
+			return
+		}
+		lq.Limit = n
+	}
+	switch lq.State {
+	case "", amem.EnrichPending, amem.EnrichDone, amem.EnrichFailed:
+	default:
+		problem(w, r, http.StatusBadRequest, "state=%q must be pending, done or failed", lq.State)
+		return
+	}
+	notes, err := s.mem.List(r.Context(), r.PathValue("ns"), lq)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res := notesOutput{Notes: make([]amem.Note, len(notes))}
+	for i, n := range notes {
+		res.Notes[i] = out(n)
+	}
+	if len(notes) == lq.Limit {
+		res.Next = notes[len(notes)-1].ID
+	}
+	reply(w, http.StatusOK, res)
+}
+
+func (s *Server) getNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	n, err := s.mem.Get(r.Context(), r.PathValue("ns"), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	reply(w, http.StatusOK, out(n))
+}
+
+// patchInput changes a note; absent fields are left as they are.
+type patchInput struct {
+	Content  *string           `json:"content,omitempty"`
+	Time     *time.Time        `json:"time,omitempty"`
+	Keywords *[]string         `json:"keywords,omitempty"`
+	Tags     *[]string         `json:"tags,omitempty"`
+	Context  *string           `json:"context,omitempty"`
+	Metadata map[string]string `json:"metadata,omitempty"`
+	Reason   string            `json:"reason,omitempty"`
+}
+
+func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	var in patchInput
+	if err := decode(r, &in); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil &&
+		in.Context == nil && in.Metadata == nil {
+		problem(w, r, http.StatusBadRequest, "nothing to change: give content, time, keywords, tags, context or metadata")
+		return
+	}
+	n, err := s.mem.Update(r.Context(), r.PathValue("ns"), r.PathValue("id"), amem.UpdateRequest{
+		Content: in.Content, EventTime: in.Time, Keywords: in.Keywords, Tags: in.Tags,
+		Context: in.Context, Metadata: in.Metadata, Reason: in.Reason,
+	})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	reply(w, http.StatusOK, out(n))
+}
+
+func (s *Server) deleteNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	if err := s.mem.Delete(r.Context(), r.PathValue("ns"), r.PathValue("id")); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
+}
+
+type linksOutput struct {
+	Links []amem.Neighbor `json:"links"`
+}
+
+func (s *Server) noteLinks(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	ns, err := s.mem.Links(r.Context(), r.PathValue("ns"), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	for i := range ns {
+		ns[i].Note = out(ns[i].Note)
+	}
+	reply(w, http.StatusOK, linksOutput{Links: ns})
+}
+
+type historyOutput struct {
+	Versions []amem.Version `json:"versions"`
+}
+
+func (s *Server) noteHistory(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	vs, err := s.mem.History(r.Context(), r.PathValue("ns"), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	reply(w, http.StatusOK, historyOutput{Versions: vs})
+}
+
+type restoreInput struct {
+	Version int `json:"version"`
+}
+
+func (s *Server) restoreNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	var in restoreInput
+	if err := decode(r, &in); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if in.Version < 1 {
+		problem(w, r, http.StatusBadRequest, "version must be 1 or more")
+		return
+	}
+	n, err := s.mem.Restore(r.Context(), r.PathValue("ns"), r.PathValue("id"), in.Version)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	reply(w, http.StatusOK, out(n))
+}
+
+// enrichNote runs the A-Mem pipeline on a note now: the retry of a failed
+// note, or a re-enrichment. A curator failure is 502, and the note stays
+// stored, marked failed.
+func (s *Server) enrichNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	n, err := s.mem.Enrich(r.Context(), r.PathValue("ns"), r.PathValue("id"))
+	var ee *amem.EnrichError
+	if errors.As(err, &ee) {
+		s.metrics.enriched(n, err)
+		problem(w, r, http.StatusBadGateway, "enrichment failed (the note is kept, marked failed): %v", ee.Err)
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.metrics.enriched(n, nil)
+	reply(w, http.StatusOK, out(n))
+}

@@ -1,0 +1,92 @@
+package server
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/auth"
+)
+
+// searchResult is one note of the context list, flattened for clients.
+type searchResult struct {
+	ID        string          `json:"id"`
+	Content   string          `json:"content"`
+	Score     float64         `json:"score"`
+	Kind      amem.ResultKind `json:"kind"`
+	Via       string          `json:"via,omitempty"`
+	EventTime time.Time       `json:"event_time"`
+	Keywords  []string        `json:"keywords"`
+	Tags      []string        `json:"tags"`
+	Context   string          `json:"context"`
+}
+
+type searchOutput struct {
+	Results []searchResult `json:"results"`
+}
+
+// search answers GET .../search?q=&k=&mode=&tag=&from=&to=&links=.
+func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	req, msg := searchRequest(r)
+	if msg != "" {
+		problem(w, r, http.StatusBadRequest, "%s", msg)
+		return
+	}
+	res, err := s.mem.Search(r.Context(), req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	outp := searchOutput{Results: make([]searchResult, len(res))}
+	for i, x := range res {
+		n := x.Note
+		outp.Results[i] = searchResult{ID: n.ID, Content: n.Content, Score: x.Score, Kind: x.Kind,
+			Via: x.Via, EventTime: n.EventTime, Keywords: n.Keywords, Tags: n.Tags, Context: n.Context}
+	}
+	reply(w, http.StatusOK, outp)
+}
+
+// searchRequest parses the query string; msg says what is wrong with it.
+func searchRequest(r *http.Request) (amem.SearchRequest, string) {
+	q := r.URL.Query()
+	req := amem.SearchRequest{Namespace: r.PathValue("ns"), Query: q.Get("q"), Mode: amem.SearchMode(q.Get("mode"))}
+	if req.Query == "" {
+		return req, "q is required: the text to search for"
+	}
+	if v := q.Get("k"); v != "" {
+		k, err := strconv.Atoi(v)
+		if err != nil || k < 1 || k > amem.MaxK {
+			return req, "k=" + strconv.Quote(v) + " must be a number from 1 to " + strconv.Itoa(amem.MaxK)
+		}
+		req.K = k
+	}
+	switch req.Mode {
+	case "", amem.SearchHybrid, amem.SearchVector, amem.SearchLexical:
+	default:
+		return req, "mode=" + strconv.Quote(string(req.Mode)) + " must be hybrid, vector or lexical"
+	}
+	if v := q.Get("links"); v != "" {
+		on, err := strconv.ParseBool(v)
+		if err != nil {
+			return req, "links=" + strconv.Quote(v) + " must be true or false"
+		}
+		if !on {
+			req.LinksPerHit = -1
+		}
+	}
+	req.Filter.Tags = q["tag"]
+	for _, b := range []struct {
+		name string
+		t    *time.Time
+	}{{"from", &req.Filter.From}, {"to", &req.Filter.To}} {
+		if v := q.Get(b.name); v != "" {
+			t, err := time.Parse(time.RFC3339, v)
+			if err != nil {
+				return req, b.name + "=" + strconv.Quote(v) + " must be an RFC 3339 time such as 2023-05-08T13:56:00Z"
+			}
+			*b.t = t
+		}
+	}
+	return req, ""
+}

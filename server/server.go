@@ -1,0 +1,199 @@
+// Package server is amem's HTTP JSON API: every library operation under
+// /v1/namespaces/{ns}/..., behind API keys (package auth), with
+// problem+json errors, an OpenAPI document, health checks and Prometheus
+// metrics. An MCP handler can be mounted beside it at /mcp.
+//
+// Namespaces are the security boundary: a key reaches only its own, and a
+// request for another gets the same 403 whether that namespace exists or
+// not.
+package server
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/auth"
+)
+
+// Options configure a Server. Zero fields mean the defaults.
+type Options struct {
+	// Keys authenticates requests. Required.
+	Keys auth.Store
+	// Logger receives one line per request and the errors behind 5xx
+	// responses (default slog.Default()). Tokens are never logged.
+	Logger *slog.Logger
+	// MaxBodyBytes bounds a request body (default 8 MiB: a batch of 1,000
+	// notes of typical length). Larger bodies get 413.
+	MaxBodyBytes int64
+	// Timeout bounds each API request (default 2 minutes: a request that
+	// waits for an LLM enrichment can take that long).
+	Timeout time.Duration
+	// MCP, if set, is served at /mcp; it authenticates on its own.
+	MCP http.Handler
+	// Registerer receives the metrics, which /metrics serves from
+	// Gatherer. Default: a fresh registry for both, with the Go and
+	// process collectors.
+	Registerer prometheus.Registerer
+	Gatherer   prometheus.Gatherer
+	// Version is reported by /healthz.
+	Version string
+}
+
+// Default limits.
+const (
+	DefaultMaxBodyBytes = 8 << 20
+	DefaultTimeout      = 2 * time.Minute
+)
+
+// Server is the HTTP API. It is an http.Handler.
+type Server struct {
+	mem      *amem.Memory
+	opts     Options
+	log      *slog.Logger
+	mux      *http.ServeMux
+	metrics  *metrics
+	draining atomic.Bool
+}
+
+// New returns the API over mem.
+func New(mem *amem.Memory, opts Options) *Server {
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	if opts.MaxBodyBytes <= 0 {
+		opts.MaxBodyBytes = DefaultMaxBodyBytes
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	s := &Server{mem: mem, opts: opts, log: opts.Logger, mux: http.NewServeMux()}
+	s.metrics = newMetrics(mem, opts.Registerer, opts.Gatherer)
+	for _, r := range s.routes() {
+		s.mux.Handle(r.pattern(), s.instrument(r))
+	}
+	if opts.MCP != nil {
+		s.mux.Handle("/mcp", opts.MCP)
+		s.mux.Handle("/mcp/", opts.MCP)
+	}
+	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		problem(w, r, http.StatusNotFound, "no such route: %s %s (see /openapi.json)", r.Method, r.URL.Path)
+	})
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	s.mux.ServeHTTP(w, r)
+}
+
+// Drain makes /readyz fail, so a load balancer stops sending new requests
+// while http.Server.Shutdown finishes the ones in flight.
+func (s *Server) Drain() { s.draining.Store(true) }
+
+// EnrichResult counts a background enrichment in the metrics; pass it as
+// amem.WorkerOptions.OnResult.
+func (s *Server) EnrichResult(n amem.Note, err error) { s.metrics.enriched(n, err) }
+
+// route is one API operation. Every route is listed here, and the OpenAPI
+// document is checked against this list.
+type route struct {
+	method, path string
+	// public routes need no key.
+	public bool
+	h      func(w http.ResponseWriter, r *http.Request, p auth.Principal)
+}
+
+func (r route) pattern() string { return r.method + " " + r.path }
+
+func (s *Server) routes() []route {
+	const ns = "/v1/namespaces/{ns}"
+	return []route{
+		{method: "GET", path: "/healthz", public: true, h: s.healthz},
+		{method: "GET", path: "/readyz", public: true, h: s.readyz},
+		{method: "GET", path: "/metrics", public: true, h: s.serveMetrics},
+		{method: "GET", path: "/openapi.json", public: true, h: serveOpenAPI},
+		{method: "GET", path: "/v1/namespaces", h: s.listNamespaces},
+		{method: "GET", path: ns + "/stats", h: s.stats},
+		{method: "POST", path: ns + "/notes", h: s.createNote},
+		{method: "POST", path: ns + "/notes/batch", h: s.createNotes},
+		{method: "GET", path: ns + "/notes", h: s.listNotes},
+		{method: "GET", path: ns + "/notes/{id}", h: s.getNote},
+		{method: "PATCH", path: ns + "/notes/{id}", h: s.updateNote},
+		{method: "DELETE", path: ns + "/notes/{id}", h: s.deleteNote},
+		{method: "GET", path: ns + "/notes/{id}/links", h: s.noteLinks},
+		{method: "GET", path: ns + "/notes/{id}/history", h: s.noteHistory},
+		{method: "POST", path: ns + "/notes/{id}/restore", h: s.restoreNote},
+		{method: "POST", path: ns + "/notes/{id}/enrich", h: s.enrichNote},
+		{method: "GET", path: ns + "/search", h: s.search},
+	}
+}
+
+// instrument wraps a route with authentication, authorisation of the
+// {ns} path value, the request timeout, metrics and the access log.
+func (s *Server) instrument(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		keyID := s.serve(rec, r, rt)
+		elapsed := time.Since(start)
+		s.metrics.observe(rt.pattern(), rec.status, elapsed)
+		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status,
+			"duration_ms", float64(elapsed.Microseconds()) / 1000}
+		if keyID != "" {
+			attrs = append(attrs, "key", keyID)
+		}
+		s.log.Info("request", attrs...)
+	})
+}
+
+// serve runs the route's handler for an allowed request and returns the
+// ID of the key used, for the log.
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string {
+	if rt.public {
+		rt.h(w, r, auth.Principal{})
+		return ""
+	}
+	p, err := auth.Authenticate(r.Context(), s.opts.Keys, auth.BearerToken(r.Header.Get("Authorization")))
+	if err != nil {
+		if isAuthError(err) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="amem"`)
+			problem(w, r, http.StatusUnauthorized, "a valid API key is required: Authorization: Bearer KEY")
+			return ""
+		}
+		s.internal(w, r, err)
+		return ""
+	}
+	if ns := r.PathValue("ns"); ns != "" {
+		if err := amem.ValidNamespace(ns); err != nil {
+			problem(w, r, http.StatusBadRequest, "%v", err)
+			return p.KeyID
+		}
+		if !p.Allows(ns) {
+			problem(w, r, http.StatusForbidden, "this API key may not access namespace %q", ns)
+			return p.KeyID
+		}
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
+	defer cancel()
+	r = r.WithContext(auth.NewContext(ctx, p))
+	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
+	rt.h(w, r, p)
+	return p.KeyID
+}
+
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *statusRecorder) WriteHeader(code int) {
+	r.status = code
+	r.ResponseWriter.WriteHeader(code)
+}
+
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
