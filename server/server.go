@@ -59,6 +59,10 @@ type Server struct {
 	mux      *http.ServeMux
 	metrics  *metrics
 	draining atomic.Bool
+	// streams is cancelled by Drain: it ends MCP's long-lived event
+	// streams, which would otherwise hold a graceful shutdown open.
+	streams    context.Context
+	endStreams context.CancelFunc
 }
 
 // New returns the API over mem.
@@ -73,13 +77,13 @@ func New(mem *amem.Memory, opts Options) *Server {
 		opts.Timeout = DefaultTimeout
 	}
 	s := &Server{mem: mem, opts: opts, log: opts.Logger, mux: http.NewServeMux()}
+	s.streams, s.endStreams = context.WithCancel(context.Background())
 	s.metrics = newMetrics(mem, opts.Registerer, opts.Gatherer)
 	for _, r := range s.routes() {
 		s.mux.Handle(r.pattern(), s.instrument(r))
 	}
 	if opts.MCP != nil {
-		s.mux.Handle("/mcp", opts.MCP)
-		s.mux.Handle("/mcp/", opts.MCP)
+		s.mux.Handle("/mcp", s.endOnDrain(opts.MCP))
 	}
 	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		problem(w, r, http.StatusNotFound, "no such route: %s %s (see /openapi.json)", r.Method, r.URL.Path)
@@ -92,8 +96,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 // Drain makes /readyz fail, so a load balancer stops sending new requests
-// while http.Server.Shutdown finishes the ones in flight.
-func (s *Server) Drain() { s.draining.Store(true) }
+// while http.Server.Shutdown finishes the ones in flight, and ends MCP
+// event streams (they never finish on their own).
+func (s *Server) Drain() {
+	s.draining.Store(true)
+	s.endStreams()
+}
+
+// endOnDrain cuts h's GET requests, MCP's server-to-client event streams,
+// when Drain is called. POSTs (tool calls) are left to finish.
+func (s *Server) endOnDrain(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			ctx, cancel := context.WithCancel(r.Context())
+			defer cancel()
+			defer context.AfterFunc(s.streams, cancel)()
+			r = r.WithContext(ctx)
+		}
+		h.ServeHTTP(w, r)
+	})
+}
 
 // EnrichResult counts a background enrichment in the metrics; pass it as
 // amem.WorkerOptions.OnResult.

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/server"
 )
 
@@ -135,7 +136,9 @@ func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) e
 	return err
 }
 
-// mcpHTTP is the MCP handler mounted at /mcp.
+// mcpHTTP is the MCP handler mounted at /mcp, behind the same keys.
 func (a *app) mcpHTTP(svc *service) http.Handler {
-	return nil // wired when package mcpserver lands
+	return mcpserver.HTTPHandler(svc.mem, svc.store, mcpserver.Options{
+		DefaultNamespace: a.ns(), Version: version, Logger: svc.logger,
+	})
 }

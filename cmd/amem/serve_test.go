@@ -19,6 +19,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/fakellm"
+	"github.com/amem-dev/amem/mcpserver/mcptest"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -255,4 +256,37 @@ func countStates(t *testing.T, db string, want int) map[amem.EnrichState]int {
 		t.Fatalf("%d notes after SIGKILL, want %d", counts.Notes, want)
 	}
 	return counts.ByState
+}
+
+// TestServeMCPOverHTTP calls every MCP tool of a real amem serve at /mcp
+// with a key, then stops it with SIGTERM while the session (and its event
+// stream) is open: it must still drain promptly and exit 0.
+func TestServeMCPOverHTTP(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "m.db")
+	key := createKey(t, db, "--namespace", "agent")
+	srv := startServe(t, nil, db)
+	if _, err := mcptest.ConnectHTTP(t, srv.url+"/mcp", ""); err == nil {
+		t.Fatal("an MCP session opened without a key")
+	}
+	cs, err := mcptest.ConnectHTTP(t, srv.url+"/mcp", key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mcptest.Exercise(t, cs, "agent")
+
+	start := time.Now()
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-srv.exited:
+		if err != nil {
+			t.Fatalf("exit after SIGTERM: %v\n%s", err, srv.stderr)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("amem serve with an open MCP session did not stop in 20 s")
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("shutdown took %s with an MCP session open", d)
+	}
 }
