@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -665,6 +666,11 @@ func TestSearchFilters(t *testing.T) {
 				t.Fatalf("got %v, want %v", got, tc.want)
 			}
 		})
+	}
+	for _, w := range []float64{-1, math.Inf(1), math.NaN()} {
+		if _, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "hiking", LexicalWeight: w}); !errors.Is(err, amem.ErrInvalid) {
+			t.Errorf("lexical weight %v: %v, want ErrInvalid", w, err)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package amem
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -39,6 +40,8 @@ type SearchRequest struct {
 	LinkBudget  int
 	// LinkOrder overrides Options.LinkOrder.
 	LinkOrder LinkOrder
+	// LexicalWeight overrides Options.LexicalWeight (hybrid mode).
+	LexicalWeight float64
 }
 
 // ResultKind says why a note is in the results.
@@ -137,7 +140,14 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	case SearchLexical:
 		hits, err = m.lexicalHits(ctx, req.Namespace, q, k, allow)
 	case SearchHybrid:
-		hits, err = m.hybridHits(ctx, req.Namespace, q, k, allow)
+		w := m.opts.LexicalWeight
+		if req.LexicalWeight != 0 {
+			w = req.LexicalWeight
+		}
+		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
+			return nil, invalidf("lexical weight %v; it must be a positive number", w)
+		}
+		hits, err = m.hybridHits(ctx, req.Namespace, q, k, w, allow)
 	default:
 		return nil, invalidf("search mode %q; use vector, lexical or hybrid", mode)
 	}
@@ -205,7 +215,7 @@ func (m *Memory) lexicalHits(ctx context.Context, ns, q string, k int, allow map
 // only one.
 func hybridDepth(k int) int { return max(k*3, 50) }
 
-func (m *Memory) hybridHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
+func (m *Memory) hybridHits(ctx context.Context, ns, q string, k int, lexWeight float64, allow map[string]bool) ([]Scored, error) {
 	depth := hybridDepth(k)
 	vec, err := m.vectorHits(ctx, ns, q, depth, allow)
 	if err != nil {
@@ -215,16 +225,26 @@ func (m *Memory) hybridHits(ctx context.Context, ns, q string, k int, allow map[
 	if err != nil {
 		return nil, err
 	}
-	return FuseRRF(k, vec, lex), nil
+	return fuse(k, []float64{1, lexWeight}, vec, lex), nil
 }
 
 // FuseRRF merges rankings by reciprocal rank fusion: score(d) = sum over
 // rankings of 1/(60 + rank). Ties break by ID for determinism.
 func FuseRRF(k int, rankings ...[]Scored) []Scored {
+	return fuse(k, nil, rankings...)
+}
+
+// fuse is weighted reciprocal rank fusion: ranking i adds
+// weights[i]/(60 + rank); nil weights are all 1.
+func fuse(k int, weights []float64, rankings ...[]Scored) []Scored {
 	score := make(map[string]float64)
-	for _, r := range rankings {
-		for i, s := range r {
-			score[s.ID] += 1 / float64(rrfK+i+1)
+	for r, ranking := range rankings {
+		w := 1.0
+		if weights != nil {
+			w = weights[r]
+		}
+		for i, s := range ranking {
+			score[s.ID] += w / float64(rrfK+i+1)
 		}
 	}
 	out := make([]Scored, 0, len(score))

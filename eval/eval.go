@@ -78,6 +78,10 @@ type Config struct {
 	// Search is the ranking of the amem modes (default hybrid); the
 	// baselines use their own.
 	Search amem.SearchMode
+	// LexicalWeight weighs the full-text ranking in the amem modes' hybrid
+	// fusion (amem.Options.LexicalWeight; default 1). The hybrid baseline
+	// is plain reciprocal rank fusion, weight 1, whatever this says.
+	LexicalWeight float64
 	// WorkDir holds the stores (default: a temporary directory, removed
 	// after the run).
 	WorkDir string
@@ -106,18 +110,19 @@ func (m Mode) ingest() ingestKind {
 	return ingestRaw
 }
 
-func (c *Config) search(m Mode) (amem.SearchMode, int) {
+// search returns the search a mode runs, without the namespace and query.
+func (c *Config) search(m Mode) amem.SearchRequest {
 	switch m {
 	case ModeBM25:
-		return amem.SearchLexical, -1
+		return amem.SearchRequest{Mode: amem.SearchLexical, LinkBudget: -1}
 	case ModeVector:
-		return amem.SearchVector, -1
+		return amem.SearchRequest{Mode: amem.SearchVector, LinkBudget: -1}
 	case ModeHybrid:
-		return amem.SearchHybrid, -1
+		return amem.SearchRequest{Mode: amem.SearchHybrid, LinkBudget: -1, LexicalWeight: 1}
 	case ModeNoLinks:
-		return c.Search, -1
+		return amem.SearchRequest{Mode: c.Search, LinkBudget: -1, LexicalWeight: c.LexicalWeight}
 	}
-	return c.Search, 0
+	return amem.SearchRequest{Mode: c.Search, LexicalWeight: c.LexicalWeight}
 }
 
 // Run ingests the conversations and answers every question in every mode.
@@ -133,6 +138,9 @@ func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results
 	}
 	if cfg.Search == "" {
 		cfg.Search = amem.SearchHybrid
+	}
+	if cfg.LexicalWeight <= 0 {
+		cfg.LexicalWeight = 1
 	}
 	if cfg.CuratorName == "" {
 		cfg.CuratorName = "offline"
@@ -275,7 +283,7 @@ func namespace(sampleID string) string {
 }
 
 func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.Memory, cfg Config, res *Results) ([]QuestionResult, error) {
-	search, budget := cfg.search(mode)
+	search := cfg.search(mode)
 	total := 0
 	for _, c := range convs {
 		total += len(c.QA)
@@ -287,7 +295,9 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 		for _, q := range c.QA {
 			ns := namespace(c.SampleID)
 			t0 := cfg.Now()
-			rs, err := mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: q.Question, K: cfg.K, Mode: search, LinkBudget: budget})
+			req := search
+			req.Namespace, req.Query, req.K = ns, q.Question, cfg.K
+			rs, err := mem.Search(ctx, req)
 			if err != nil {
 				return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
 			}
@@ -312,7 +322,8 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 			// Cut-offs past K are read from a deeper search of the same
 			// system, so the recall curve goes on past the context list.
 			if deepK := RecallKs[len(RecallKs)-1]; deepK > cfg.K {
-				deep, err := mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: q.Question, K: deepK, Mode: search, LinkBudget: budget})
+				req.K = deepK
+				deep, err := mem.Search(ctx, req)
 				if err != nil {
 					return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
 				}

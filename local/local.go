@@ -162,6 +162,9 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, *sqlite.Store
 	}
 	opts := cfg.Options
 	opts.Embedder = emb
+	if opts.LexicalWeight == 0 {
+		opts.LexicalWeight = LexicalWeight(cfg.Embedder)
+	}
 	if cfg.Logger != nil {
 		opts.Logger = cfg.Logger
 	}

@@ -21,6 +21,7 @@ func (a *app) evalCmd() *cobra.Command {
 	var data, out, search, work, plotPath string
 	var modes []string
 	var k int
+	var lexWeight float64
 	var noEvo, noLinks, doAnswer bool
 	lc := &cobra.Command{
 		Use:   "locomo",
@@ -61,6 +62,12 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 			if sm != amem.SearchHybrid && sm != amem.SearchVector && sm != amem.SearchLexical {
 				return usagef("--search %q: use hybrid, vector or lexical", search)
 			}
+			if lexWeight < 0 {
+				return usagef("--lexical-weight must be positive")
+			}
+			if lexWeight == 0 {
+				lexWeight = local.LexicalWeight(a.embedder)
+			}
 			convs, err := locomo.Load(data)
 			if err != nil {
 				return err
@@ -87,7 +94,8 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 				name += " (" + a.llm + ")"
 			}
 			cfg := eval.Config{
-				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, WorkDir: work, Progress: a.stderr,
+				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, LexicalWeight: lexWeight,
+				WorkDir: work, Progress: a.stderr,
 			}
 			if doAnswer {
 				if a.llm == "" {
@@ -132,6 +140,7 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 	f.StringSliceVar(&modes, "mode", []string{"amem"}, "modes, comma-separated or repeated: bm25, vector, hybrid, amem, amem-no-evolution, amem-no-links")
 	f.IntVarP(&k, "k", "k", 10, "direct hits per search")
 	f.StringVar(&search, "search", "hybrid", "ranking of the amem modes: hybrid, vector or lexical")
+	f.Float64Var(&lexWeight, "lexical-weight", 0, "weight of the full-text ranking in the amem modes' hybrid fusion (default: the embedder's, as amem search uses; the hybrid baseline always uses 1)")
 	f.BoolVar(&noEvo, "no-evolution", false, "amem without memory evolution (same as --mode amem-no-evolution)")
 	f.BoolVar(&noLinks, "no-links", false, "amem without linked notes in retrieval (same as --mode amem-no-links)")
 	f.BoolVar(&doAnswer, "answer", false, "answer each question with the configured LLM from its context list and score the answers (F1, set-F1, BLEU-1)")
