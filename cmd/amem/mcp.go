@@ -14,7 +14,8 @@ import (
 )
 
 func (a *app) mcpCmd() *cobra.Command {
-	return &cobra.Command{
+	var logFormat string
+	c := &cobra.Command{
 		Use:   "mcp",
 		Short: "serve the memory to an agent over MCP on stdin/stdout",
 		Long: `mcp runs a Model Context Protocol server on stdin and stdout, for an agent
@@ -28,14 +29,16 @@ It ends when stdin closes or on an interrupt.`,
   amem mcp --db ~/notes/amem.db --embedder lexical`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.serveMCP()
+			return a.serveMCP(logFormat)
 		},
 	}
+	c.Flags().StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
+	return c
 }
 
 // serveMCP serves one MCP session on the app's streams.
-func (a *app) serveMCP() (err error) {
-	logger, err := newLogger(a.stderr, "text", a.verbose)
+func (a *app) serveMCP(logFormat string) (err error) {
+	logger, err := newLogger(a.stderr, logFormat, a.verbose)
 	if err != nil {
 		return err
 	}

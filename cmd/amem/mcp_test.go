@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,7 @@ func TestMCPProcessEveryTool(t *testing.T) {
 }
 
 func TestMCPProcessStopsOnSIGTERM(t *testing.T) {
-	p := startMCP(t, "--db", filepath.Join(t.TempDir(), "mcp.db"))
+	p := startMCP(t, "--db", filepath.Join(t.TempDir(), "mcp.db"), "--log-format", "json")
 	mcptest.Call[mcpserver.Note](t, p.cs, "add_memory", mcptest.Args{"content": "stored before the signal"})
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -89,4 +90,12 @@ func TestMCPProcessStopsOnSIGTERM(t *testing.T) {
 		t.Fatal("amem mcp still serving 30 s after SIGTERM")
 	}
 	p.close(t)
+	if p.stderr.Len() == 0 {
+		t.Fatal("amem mcp logged nothing")
+	}
+	for _, line := range strings.Split(strings.TrimSpace(p.stderr.String()), "\n") {
+		if line != "" && !json.Valid([]byte(line)) {
+			t.Fatalf("--log-format json wrote a line that is not JSON: %q", line)
+		}
+	}
 }
