@@ -25,14 +25,14 @@ import (
 // embedder (no model download), the offline curator and background
 // workers, as amem serve runs it.
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	url   string
 	mem   *amem.Memory
 	store *sqlite.Store
 	api   *Server
 }
 
-func newEnv(t *testing.T, opts Options) *env {
+func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
@@ -424,13 +424,13 @@ func TestHealthAndMetrics(t *testing.T) {
 	e.must(200, "GET", "/healthz", "", nil, nil)
 }
 
-// eventually polls cond for up to 10 s.
-func eventually(t *testing.T, cond func() bool) {
+// eventually polls cond for up to 60 s.
+func eventually(t testing.TB, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatal("condition not met in 10 s")
+			t.Fatal("condition not met in 60 s")
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
