@@ -8,6 +8,31 @@
 // note it was not shown (amem.Memory checks the IDs again). Note text sits
 // between <memory> tags and the system prompts say it is data, never
 // instructions.
+//
+// # One call or two
+//
+// Connect decides links and evolutions in one call (OneCall, the default)
+// or two (TwoCalls): links over compact candidates, then, only if something
+// was linked, the evolutions of the linked candidates. The candidates are
+// most of the cost, so the difference is what each shows of them: one call
+// shows all ten with clipped attributes, since any of them may evolve; two
+// calls show their text alone, then the linked ones again with all their
+// attributes, paying the system prompt, the new note and a schema twice.
+// Estimated on LoCoMo turns (characters/4 over the rendered requests and
+// schemas; TestPromptTokens) with 10 candidates, an Add costs about 1,440
+// prompt tokens with one call, and with two about 940 when nothing is
+// linked, plus about 370 for the first link and 95 for each further one:
+// 1,500 at three links. Two calls cost less for an Add that links two
+// candidates or fewer, and see whole the attributes they rewrite; one call
+// is one round trip and costs less at the three links assumed typical,
+// hence the default. Which decides better is not measured: no model was
+// reachable.
+//
+// Both miss the paper's 1,200 tokens: construction costs about 200, and
+// ten candidates' dated, fenced text alone about 530. Getting under it
+// would take clipping candidate text harder, fewer candidates, or not
+// showing contexts to the one-call prompt, which would then rewrite them
+// unseen (about 1,230 per Add).
 package llmcurator
 
 import (
@@ -18,6 +43,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
+	"path"
+	"slices"
 	"strings"
 	"text/template"
 	"time"
@@ -30,25 +58,27 @@ import (
 var promptFS embed.FS
 
 // Each prompt file defines "system" and/or "user"; each is its own set so
-// the names don't collide.
+// the names don't collide. The connect prompts share common.tmpl, which
+// defines their user message.
 var (
 	constructPrompt = parsePrompt("construct.tmpl")
-	connectPrompt   = parsePrompt("connect.tmpl")
+	connectPrompt   = parsePrompt("connect.tmpl", "common.tmpl")
+	linksPrompt     = parsePrompt("links.tmpl", "common.tmpl")
+	evolvePrompt    = parsePrompt("evolve.tmpl", "common.tmpl")
 	repairPrompt    = parsePrompt("repair.tmpl")
 )
 
 var memoryTag = strings.NewReplacer("<memory>", "< memory>", "</memory>", "< /memory>")
 
-func parsePrompt(file string) *template.Template {
-	return template.Must(template.New(file).Funcs(template.FuncMap{
-		"join": func(s []string) string { return strings.Join(s, ", ") },
-		// first and clip keep candidates short: they are most of a
-		// connect prompt's tokens, and the content carries the meaning.
-		"first": func(n int, s []string) []string { return s[:min(n, len(s))] },
-		"clip":  clip,
-		// A note can't close the <memory> tag around it and write outside.
-		"data": func(s string) string { return memoryTag.Replace(s) },
-	}).ParseFS(promptFS, "prompts/"+file))
+// data neutralises the fence in note text: a note can't close the
+// <memory> tag around it and write outside.
+func data(s string) string { return memoryTag.Replace(s) }
+
+func parsePrompt(files ...string) *template.Template {
+	for i, f := range files {
+		files[i] = "prompts/" + f
+	}
+	return template.Must(template.New(path.Base(files[0])).Funcs(template.FuncMap{"data": data}).ParseFS(promptFS, files...))
 }
 
 // Options configure a Curator; zero fields mean the defaults.
@@ -59,7 +89,23 @@ type Options struct {
 	MaxTokens int
 	// Logger receives dropped references and repairs (default: discard).
 	Logger *slog.Logger
+	// Connect is how Connect asks the model (default OneCall).
+	Connect ConnectMode
 }
+
+// ConnectMode says how many calls Connect makes; see the package comment
+// for what each costs.
+type ConnectMode string
+
+const (
+	// OneCall decides links and evolutions in one call that shows every
+	// candidate with its first keywords and tags and its context, clipped.
+	OneCall ConnectMode = "one"
+	// TwoCalls decides links in a call that shows the candidates' dates and
+	// text, then, only when something was linked, asks for the evolutions
+	// of the linked candidates, shown with all their attributes.
+	TwoCalls ConnectMode = "two"
+)
 
 // Curator prompts an LLM. It is safe for concurrent use if the LLM is.
 type Curator struct {
@@ -70,7 +116,7 @@ type Curator struct {
 
 var _ amem.Curator = (*Curator)(nil)
 
-// New returns a Curator over llm.
+// New returns a Curator over llm. It panics on an unknown ConnectMode.
 func New(llm amem.LLM, opts *Options) *Curator {
 	var o Options
 	if opts != nil {
@@ -84,6 +130,13 @@ func New(llm amem.LLM, opts *Options) *Curator {
 	}
 	if o.MaxTokens <= 0 {
 		o.MaxTokens = 600
+	}
+	switch o.Connect {
+	case "":
+		o.Connect = OneCall
+	case OneCall, TwoCalls:
+	default:
+		panic(fmt.Sprintf("llmcurator: unknown ConnectMode %q", o.Connect))
 	}
 	log := o.Logger
 	if log == nil {
@@ -105,23 +158,17 @@ type constructOut struct {
 	Context  string   `json:"context"`
 }
 
-var constructSchema = &amem.JSONSchema{
-	Name:        "note_attributes",
-	Description: "keywords, tags and context of a memory note",
-	Schema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["keywords","tags","context"],"properties":{` +
-		`"keywords":{"type":"array","items":{"type":"string"}},` +
-		`"tags":{"type":"array","items":{"type":"string"}},` +
-		`"context":{"type":"string"}}}`),
-}
+var constructSchema = schema("note_attributes", `"required":["keywords","tags","context"],"properties":{`+
+	`"keywords":{"type":"array","items":{"type":"string"}},"tags":{"type":"array","items":{"type":"string"}},"context":{"type":"string"}}`)
 
 // Construct asks the model for the note's keywords, tags and context.
 func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attributes, error) {
-	data := map[string]any{
+	vars := map[string]any{
 		"Content": note.Content, "Time": when(note.EventTime),
 		"MaxKeywords": c.opts.MaxKeywords, "MinTags": 1, "MaxTags": c.opts.MaxTags,
 	}
 	var out constructOut
-	usage, err := c.ask(ctx, constructPrompt, data, constructSchema, &out, func() error {
+	usage, err := c.ask(ctx, constructPrompt, vars, constructSchema, &out, func() error {
 		if strings.TrimSpace(out.Context) == "" {
 			return errors.New(`"context" is empty`)
 		}
@@ -136,80 +183,224 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 	return amem.Attributes{Keywords: out.Keywords, Tags: out.Tags, Context: out.Context, Usage: usage}, nil
 }
 
-type connectOut struct {
-	Links []struct {
+// Answers as the connect prompts' schemas have them.
+type (
+	linkOut struct {
 		Ref      string  `json:"ref"`
 		Reason   string  `json:"reason"`
 		Strength float64 `json:"strength"`
-	} `json:"links"`
-	Evolve []struct {
+	}
+	evolveOut struct {
 		Ref      string   `json:"ref"`
 		Context  *string  `json:"context"`
 		Tags     []string `json:"tags"`
 		Keywords []string `json:"keywords"`
 		Reason   string   `json:"reason"`
-	} `json:"evolve"`
-}
+	}
+	connectOut struct {
+		Links  []linkOut   `json:"links"`
+		Evolve []evolveOut `json:"evolve"`
+	}
+	linksOut struct {
+		Links []linkOut `json:"links"`
+	}
+	evolutionOut struct {
+		Evolve []evolveOut `json:"evolve"`
+	}
+)
 
-var connectSchema = &amem.JSONSchema{
-	Name:        "links_and_evolution",
-	Description: "which candidate memories to link and how they evolve",
-	Schema: json.RawMessage(`{"type":"object","additionalProperties":false,"required":["links","evolve"],"properties":{` +
-		`"links":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","reason","strength"],"properties":{` +
-		`"ref":{"type":"string"},"reason":{"type":"string"},"strength":{"type":"number"}}}},` +
-		`"evolve":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","context","tags","keywords","reason"],"properties":{` +
+// The schemas make every property required, with null where a value may
+// be absent, as OpenAI's strict structured output wants. The three connect
+// schemas share their lists.
+const (
+	linksProperty = `"links":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","reason","strength"],"properties":{` +
+		`"ref":{"type":"string"},"reason":{"type":"string"},"strength":{"type":"number"}}}}`
+	evolveProperty = `"evolve":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","context","tags","keywords","reason"],"properties":{` +
 		`"ref":{"type":"string"},"context":{"type":["string","null"]},"tags":{"type":["array","null"],"items":{"type":"string"}},` +
-		`"keywords":{"type":["array","null"],"items":{"type":"string"}},"reason":{"type":"string"}}}}}}`),
+		`"keywords":{"type":["array","null"],"items":{"type":"string"}},"reason":{"type":"string"}}}}`
+)
+
+var (
+	connectSchema   = schema("links_and_evolution", `"required":["links","evolve"],"properties":{`+linksProperty+`,`+evolveProperty+`}`)
+	linksSchema     = schema("links", `"required":["links"],"properties":{`+linksProperty+`}`)
+	evolutionSchema = schema("evolution", `"required":["evolve"],"properties":{`+evolveProperty+`}`)
+)
+
+// schema wraps the required list and properties of a closed object. There
+// is no description: the system prompt already says what the object is.
+func schema(name, members string) *amem.JSONSchema {
+	return &amem.JSONSchema{Name: name, Schema: json.RawMessage(`{"type":"object","additionalProperties":false,` + members + `}`)}
 }
 
+// A view is how much of a note a prompt shows: the bytes of content and
+// context (clipped at a word), the number of keywords and tags; zero
+// leaves a field out.
+type view struct{ content, keywords, tags, context int }
+
+const all = math.MaxInt
+
+// Candidates are most of a connect prompt's tokens, and their content
+// carries the meaning, so the other fields are cut first. Linking needs
+// nothing else: keywords, tags and context are derived from the content.
+// Evolution rewrites them, so it sees them: in one call, clipped (lists the
+// model was not shown are kept, see evolutions); in the second of two
+// calls, in full but only for the linked candidates. The new note shows
+// its keywords and tags where the model may pass them on to candidates.
+var (
+	noteView    = view{content: all, keywords: all, tags: all}
+	oneCallView = view{content: 300, keywords: 3, tags: 2, context: 120}
+	linkNote    = view{content: all}
+	linkView    = view{content: 300}
+	evolveView  = view{content: 300, keywords: all, tags: all, context: all}
+)
+
+// shown is a note as a prompt shows it, under its reference.
 type shown struct {
-	Ref        string
-	Time       string
-	Similarity float64
-	amem.Note
+	Ref, Time, Content, Context string
+	Keywords, Tags              []string
+	note                        amem.Note
+}
+
+func (v view) show(ref string, n amem.Note) shown {
+	return shown{
+		Ref: ref, Time: when(n.EventTime), note: n,
+		Content:  clip(v.content, n.Content),
+		Context:  clip(v.context, n.Context),
+		Keywords: n.Keywords[:min(v.keywords, len(n.Keywords))],
+		Tags:     n.Tags[:min(v.tags, len(n.Tags))],
+	}
+}
+
+// show gives the candidates their references, M1 to Mk in order.
+func show(cands []amem.Candidate, v view) []shown {
+	list := make([]shown, len(cands))
+	for i, cd := range cands {
+		list[i] = v.show(fmt.Sprintf("M%d", i+1), cd.Note)
+	}
+	return list
+}
+
+// Attributes is the line of keywords, tags and context under a note's
+// text, naming only those shown and not empty.
+func (s shown) Attributes() string {
+	var parts []string
+	for _, f := range []struct{ name, value string }{
+		{"keywords", strings.Join(s.Keywords, ", ")},
+		{"tags", strings.Join(s.Tags, ", ")},
+		{"context", s.Context},
+	} {
+		if f.value != "" {
+			parts = append(parts, f.name+": "+data(f.value))
+		}
+	}
+	return strings.Join(parts, " | ")
+}
+
+func connectData(note amem.Note, v view, list []shown) map[string]any {
+	return map[string]any{"Note": v.show("", note), "Candidates": list}
 }
 
 // Connect asks the model which candidates to link and how to evolve them,
-// in one call. References are mapped back to IDs; unknown ones are dropped.
+// in one call or two as Options.Connect says. References are mapped back
+// to IDs; unknown ones are dropped.
 func (c *Curator) Connect(ctx context.Context, note amem.Note, cands []amem.Candidate) (amem.Decision, error) {
 	if len(cands) == 0 {
 		return amem.Decision{}, nil
 	}
-	refs := make(map[string]string, len(cands))
-	list := make([]shown, len(cands))
-	for i, cd := range cands {
-		ref := fmt.Sprintf("M%d", i+1)
-		refs[ref] = cd.Note.ID
-		list[i] = shown{Ref: ref, Time: when(cd.Note.EventTime), Similarity: cd.Similarity, Note: cd.Note}
+	if c.opts.Connect == TwoCalls {
+		return c.connectTwice(ctx, note, cands)
 	}
-	data := map[string]any{
-		"Note":       shown{Time: when(note.EventTime), Note: note},
-		"Candidates": list,
-	}
+	return c.connectOnce(ctx, note, cands)
+}
+
+func (c *Curator) connectOnce(ctx context.Context, note amem.Note, cands []amem.Candidate) (amem.Decision, error) {
+	list := show(cands, oneCallView)
 	var out connectOut
-	usage, err := c.ask(ctx, connectPrompt, data, connectSchema, &out, nil)
-	if err != nil {
-		return amem.Decision{Usage: usage}, fmt.Errorf("connect: %w", err)
-	}
+	usage, err := c.ask(ctx, connectPrompt, connectData(note, noteView, list), connectSchema, &out, nil)
 	d := amem.Decision{Usage: usage}
-	resolve := func(ref string) (string, bool) {
-		id, ok := refs[strings.TrimSpace(strings.Trim(ref, "[]"))]
-		if !ok {
-			c.log.Warn("model named a reference it was not given; dropped", "note", note.ID, "ref", ref)
-		}
-		return id, ok
+	if err != nil {
+		return d, fmt.Errorf("connect: %w", err)
 	}
-	for _, l := range out.Links {
-		if id, ok := resolve(l.Ref); ok {
-			d.Links = append(d.Links, amem.LinkDecision{Target: id, Reason: l.Reason, Strength: l.Strength})
-		}
-	}
-	for _, e := range out.Evolve {
-		if id, ok := resolve(e.Ref); ok {
-			d.Evolve = append(d.Evolve, amem.Evolution{Target: id, Context: e.Context, Tags: e.Tags, Keywords: e.Keywords, Reason: e.Reason})
-		}
-	}
+	d.Links = c.links(note, list, out.Links)
+	d.Evolve = c.evolutions(note, list, out.Evolve)
 	return d, nil
+}
+
+// connectTwice decides links over compact candidates, then asks for the
+// evolutions of the linked ones only, shown in full; no links, no second
+// call. The decision's usage is both calls'.
+func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem.Candidate) (amem.Decision, error) {
+	list := show(cands, linkView)
+	var links linksOut
+	usage, err := c.ask(ctx, linksPrompt, connectData(note, linkNote, list), linksSchema, &links, nil)
+	d := amem.Decision{Usage: usage}
+	if err != nil {
+		return d, fmt.Errorf("connect: %w", err)
+	}
+	d.Links = c.links(note, list, links.Links)
+	linked := make(map[string]bool, len(d.Links))
+	for _, l := range d.Links {
+		linked[l.Target] = true
+	}
+	full := slices.DeleteFunc(show(cands, evolveView), func(s shown) bool { return !linked[s.note.ID] })
+	if len(full) == 0 {
+		return d, nil
+	}
+	var evolve evolutionOut
+	usage, err = c.ask(ctx, evolvePrompt, connectData(note, noteView, full), evolutionSchema, &evolve, nil)
+	d.Usage = d.Usage.Add(usage)
+	if err != nil {
+		return d, fmt.Errorf("connect: evolve: %w", err)
+	}
+	d.Evolve = c.evolutions(note, full, evolve.Evolve)
+	return d, nil
+}
+
+// links maps link answers to the candidates of list they name.
+func (c *Curator) links(note amem.Note, list []shown, out []linkOut) []amem.LinkDecision {
+	var ls []amem.LinkDecision
+	for _, l := range out {
+		if s, ok := c.resolve(note, list, l.Ref); ok {
+			ls = append(ls, amem.LinkDecision{Target: s.note.ID, Reason: l.Reason, Strength: l.Strength})
+		}
+	}
+	return ls
+}
+
+// evolutions maps evolution answers to the candidates of list they name.
+// Since an evolution's list replaces the note's, keywords and tags the
+// prompt left out are kept: the model could not have meant to drop them.
+func (c *Curator) evolutions(note amem.Note, list []shown, out []evolveOut) []amem.Evolution {
+	var es []amem.Evolution
+	for _, e := range out {
+		if s, ok := c.resolve(note, list, e.Ref); ok {
+			es = append(es, amem.Evolution{Target: s.note.ID, Context: e.Context, Reason: e.Reason,
+				Keywords: keepUnseen(e.Keywords, s.note.Keywords, len(s.Keywords)),
+				Tags:     keepUnseen(e.Tags, s.note.Tags, len(s.Tags))})
+		}
+	}
+	return es
+}
+
+// resolve finds the candidate a reference names among those shown.
+func (c *Curator) resolve(note amem.Note, list []shown, ref string) (shown, bool) {
+	ref = strings.TrimSpace(strings.Trim(ref, "[]"))
+	for _, s := range list {
+		if s.Ref == ref {
+			return s, true
+		}
+	}
+	c.log.Warn("model named a reference it was not given; dropped", "note", note.ID, "ref", ref)
+	return shown{}, false
+}
+
+// keepUnseen appends to answer the items of all after the first seen, the
+// ones the model was not shown. A nil answer (no change) stays nil.
+func keepUnseen(answer, all []string, seen int) []string {
+	if answer == nil || seen >= len(all) {
+		return answer
+	}
+	return append(slices.Clip(answer), all[seen:]...)
 }
 
 // ask renders a prompt's system and user templates, calls the model and
@@ -283,10 +474,14 @@ func when(t time.Time) string {
 	return t.UTC().Format("2 January 2006")
 }
 
-// clip cuts s to at most n bytes at a word boundary, marking the cut.
+// clip cuts s to at most n bytes at a word boundary, marking the cut;
+// n <= 0 leaves nothing.
 func clip(n int, s string) string {
 	if len(s) <= n {
 		return s
+	}
+	if n <= 0 {
+		return ""
 	}
 	cut := strings.LastIndexByte(s[:n], ' ')
 	if cut <= 0 {

@@ -2,10 +2,12 @@ package llmcurator
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -76,24 +78,38 @@ func TestPromptsGolden(t *testing.T) {
 	llm := &scripted{answers: []amem.LLMResponse{
 		ok(`{"keywords": ["LGBTQ support group"], "tags": ["community"], "context": "Caroline went to a support group."}`),
 		ok(`{"links": [], "evolve": []}`),
+		ok(`{"links": [{"ref": "M1", "reason": "same group", "strength": 0.9}]}`),
+		ok(`{"evolve": []}`),
 	}}
-	c := New(llm, nil)
-	if _, err := c.Construct(context.Background(), newNote()); err != nil {
+	ctx := context.Background()
+	if _, err := New(llm, nil).Construct(ctx, newNote()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Connect(context.Background(), newNote(), cands()); err != nil {
-		t.Fatal(err)
-	}
-	render := func(r amem.LLMRequest) string {
-		var b strings.Builder
-		b.WriteString("=== schema: " + r.Schema.Name + "\n=== system\n" + r.System + "\n")
-		for _, m := range r.Messages {
-			b.WriteString("=== " + m.Role + "\n" + m.Content + "\n")
+	for _, mode := range []ConnectMode{OneCall, TwoCalls} {
+		if _, err := New(llm, &Options{Connect: mode}).Connect(ctx, newNote(), cands()); err != nil {
+			t.Fatal(err)
 		}
-		return b.String()
 	}
-	golden(t, "construct.golden", render(llm.reqs[0]))
-	golden(t, "connect.golden", render(llm.reqs[1]))
+	for i, name := range []string{"construct", "connect", "links", "evolve"} {
+		golden(t, name+".golden", renderRequest(llm.reqs[i]))
+	}
+}
+
+func renderRequest(r amem.LLMRequest) string {
+	var b strings.Builder
+	b.WriteString("=== schema: " + r.Schema.Name + "\n" + string(r.Schema.Schema) + "\n=== system\n" + r.System + "\n")
+	for _, m := range r.Messages {
+		b.WriteString("=== " + m.Role + "\n" + m.Content + "\n")
+	}
+	return b.String()
+}
+
+func TestSchemasAreJSON(t *testing.T) {
+	for _, s := range []*amem.JSONSchema{constructSchema, connectSchema, linksSchema, evolutionSchema} {
+		if !json.Valid(s.Schema) {
+			t.Errorf("schema %s is not valid JSON: %s", s.Name, s.Schema)
+		}
+	}
 }
 
 func TestConstruct(t *testing.T) {
@@ -206,12 +222,97 @@ func TestConnectPromptKeepsCandidatesShort(t *testing.T) {
 		t.Fatal(err)
 	}
 	user := llm.reqs[0].Messages[0].Content
-	if !strings.Contains(user, "keywords: k1, k2, k3, k4, k5 |") || strings.Contains(user, "k6") {
-		t.Fatalf("candidate keywords not cut to 5:\n%s", user)
+	if !strings.Contains(user, "keywords: k1, k2, k3 |") || strings.Contains(user, "k4") {
+		t.Fatalf("candidate keywords not cut to 3:\n%s", user)
 	}
-	if !strings.Contains(user, "word…") || strings.Count(user, "word") > 40 {
+	if !strings.Contains(user, "word…") || strings.Count(user, "word") > 30 {
 		t.Fatalf("candidate context not clipped:\n%s", user)
 	}
+}
+
+// An evolution replaces a note's lists, so those the one-call prompt
+// showed in part keep the items the model never saw.
+func TestOneCallKeepsUnseenKeywordsAndTags(t *testing.T) {
+	cs := cands()
+	cs[0].Note.Keywords = []string{"k1", "k2", "k3", "k4", "k5"}
+	cs[0].Note.Tags = []string{"t1", "t2", "t3"}
+	llm := &scripted{answers: []amem.LLMResponse{ok(`{"links": [{"ref": "M1", "reason": "r", "strength": 0.5}],
+		"evolve": [{"ref": "M1", "context": null, "tags": [], "keywords": ["k1", "new"], "reason": "r"},
+		           {"ref": "M2", "context": "c.", "tags": null, "keywords": ["x"], "reason": "r"}]}`)}}
+	d, err := New(llm, nil).Connect(context.Background(), newNote(), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.Evolve[0].Keywords; !slices.Equal(got, []string{"k1", "new", "k4", "k5"}) {
+		t.Errorf("keywords %v", got)
+	}
+	if got := d.Evolve[0].Tags; !slices.Equal(got, []string{"t3"}) {
+		t.Errorf("tags %v", got)
+	}
+	// Lists shown whole are replaced; nil stays "no change".
+	if e := d.Evolve[1]; !slices.Equal(e.Keywords, []string{"x"}) || e.Tags != nil {
+		t.Errorf("M2 evolution %+v", e)
+	}
+}
+
+func TestConnectTwoCalls(t *testing.T) {
+	ctx := context.Background()
+	opts := &Options{Connect: TwoCalls}
+	t.Run("links then evolution of the linked only", func(t *testing.T) {
+		cs := append(cands(), amem.Candidate{Note: amem.Note{ID: "01H00000000000000000000CCC", Content: "Caroline: the group meets on Tuesdays.",
+			Keywords: []string{"k1", "k2", "k3", "k4"}, Tags: []string{"community"}, Context: "Caroline's group schedule."}})
+		llm := &scripted{answers: []amem.LLMResponse{
+			ok(`{"links": [{"ref": "M1", "reason": "same group", "strength": 0.9}, {"ref": "M3", "reason": "schedule", "strength": 0.6}, {"ref": "M9", "reason": "x", "strength": 1}]}`),
+			ok(`{"evolve": [{"ref": "M3", "context": "Caroline's group meets on Tuesdays; she went on 7 May.", "tags": null, "keywords": ["k1", "k2", "k3", "k4", "LGBTQ"], "reason": "new visit"},
+			                {"ref": "M2", "context": "HACKED", "tags": null, "keywords": null, "reason": "not linked"}]}`),
+		}}
+		d, err := New(llm, opts).Connect(ctx, newNote(), cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Links) != 2 || d.Links[0].Target != cs[0].Note.ID || d.Links[1].Target != cs[2].Note.ID {
+			t.Fatalf("links %+v", d.Links)
+		}
+		if len(d.Evolve) != 1 || d.Evolve[0].Target != cs[2].Note.ID || len(d.Evolve[0].Keywords) != 5 {
+			t.Fatalf("evolve %+v", d.Evolve)
+		}
+		if d.Usage.PromptTokens != 200 {
+			t.Fatalf("usage %+v, want both calls'", d.Usage)
+		}
+		first, second := llm.reqs[0].Messages[0].Content, llm.reqs[1].Messages[0].Content
+		if strings.Contains(first, "context:") || strings.Contains(first, "tags:") {
+			t.Fatalf("the links call shows attributes:\n%s", first)
+		}
+		// The evolution call shows the linked candidates, under the same
+		// references, with all their attributes, and no other.
+		if !strings.Contains(second, "[M1]") || !strings.Contains(second, "[M3]") || strings.Contains(second, "[M2]") ||
+			!strings.Contains(second, "keywords: k1, k2, k3, k4 | tags: community | context: Caroline's group schedule.") {
+			t.Fatalf("evolution call:\n%s", second)
+		}
+	})
+	t.Run("no links, no second call", func(t *testing.T) {
+		llm := &scripted{answers: []amem.LLMResponse{ok(`{"links": [{"ref": "M7", "reason": "x", "strength": 1}]}`)}}
+		d, err := New(llm, opts).Connect(ctx, newNote(), cands())
+		if err != nil || len(d.Links) != 0 || len(llm.reqs) != 1 {
+			t.Fatalf("%+v, %v, %d calls", d, err, len(llm.reqs))
+		}
+	})
+	t.Run("failed evolution fails the decision", func(t *testing.T) {
+		llm := &scripted{answers: []amem.LLMResponse{ok(`{"links": [{"ref": "M1", "reason": "x", "strength": 1}]}`), ok(`no`), ok(`{"evolve": 3}`)}}
+		d, err := New(llm, opts).Connect(ctx, newNote(), cands())
+		if !errors.Is(err, ErrMalformed) || d.Usage.PromptTokens != 300 {
+			t.Fatalf("%v, usage %+v", err, d.Usage)
+		}
+	})
+}
+
+func TestNewRejectsUnknownConnectMode(t *testing.T) {
+	defer func() {
+		if recover() == nil {
+			t.Fatal("no panic")
+		}
+	}()
+	New(&scripted{}, &Options{Connect: "three"})
 }
 
 func TestClip(t *testing.T) {
@@ -223,6 +324,7 @@ func TestClip(t *testing.T) {
 		{10, "one two three four", "one two…"},
 		{4, "ééééé", "éé…"},
 		{3, "abcdef", "abc…"},
+		{0, "abc", ""},
 	} {
 		if got := clip(tc.n, tc.in); got != tc.out {
 			t.Errorf("clip(%d, %q) = %q, want %q", tc.n, tc.in, got, tc.out)

@@ -18,6 +18,12 @@ import (
 )
 
 func TestPipelineWithLLMCuratorOverTheWire(t *testing.T) {
+	for _, mode := range []llmcurator.ConnectMode{llmcurator.OneCall, llmcurator.TwoCalls} {
+		t.Run(string(mode), func(t *testing.T) { testPipelineOverTheWire(t, mode) })
+	}
+}
+
+func testPipelineOverTheWire(t *testing.T, mode llmcurator.ConnectMode) {
 	ctx := context.Background()
 	model := &fakellm.Server{}
 	srv := httptest.NewServer(model)
@@ -31,7 +37,7 @@ func TestPipelineWithLLMCuratorOverTheWire(t *testing.T) {
 		t.Fatal(err)
 	}
 	emb := lexical.New(nil)
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: llmcurator.New(chat, nil), Candidates: 2})
+	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: llmcurator.New(chat, &llmcurator.Options{Connect: mode}), Candidates: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,15 +97,20 @@ func TestPipelineWithLLMCuratorOverTheWire(t *testing.T) {
 			t.Fatalf("note text broke out of <memory>:\n%s", p)
 		}
 	}
-	// Token usage of every call is recorded per operation.
+	// Token usage of every call is recorded per operation; with two calls
+	// (the fake model links every candidate) a connect is both.
 	stats, err := mem.Stats(ctx, "ns")
 	if err != nil {
 		t.Fatal(err)
 	}
+	calls := map[string]int{"construct": 1, "connect": 1}
+	if mode == llmcurator.TwoCalls {
+		calls["connect"] = 2
+	}
 	var ops []string
 	for _, u := range stats[0].Usage {
 		ops = append(ops, u.Operation)
-		if u.PromptTokens != 300*u.Calls || u.CompletionTokens != 40*u.Calls {
+		if n := calls[u.Operation] * u.Calls; u.PromptTokens != 300*n || u.CompletionTokens != 40*n {
 			t.Fatalf("usage %+v", u)
 		}
 	}

@@ -111,7 +111,9 @@ func NewEmbedder(ctx context.Context, name, modelDir string, log io.Writer) (ame
 }
 
 // NewCurator returns the curator named by name: "llm" (the default when
-// llmSpec is set), "offline" (the default otherwise) or "none" (nil).
+// llmSpec is set), "offline" (the default otherwise) or "none" (nil). The
+// llm curator links and evolves in the number of calls AMEM_CONNECT_CALLS
+// says: "one" (the default) or "two" (see package llmcurator).
 func NewCurator(name, llmSpec, llmBaseURL string, emb amem.Embedder, logger *slog.Logger) (amem.Curator, error) {
 	if name == "" {
 		name = CuratorOffline
@@ -128,11 +130,15 @@ func NewCurator(name, llmSpec, llmBaseURL string, emb amem.Embedder, logger *slo
 		if llmSpec == "" {
 			return nil, fmt.Errorf("the llm curator needs an LLM: set AMEM_LLM=openai:MODEL or anthropic:MODEL (or --llm)")
 		}
+		calls := llmcurator.ConnectMode(os.Getenv("AMEM_CONNECT_CALLS"))
+		if calls != "" && calls != llmcurator.OneCall && calls != llmcurator.TwoCalls {
+			return nil, fmt.Errorf("AMEM_CONNECT_CALLS=%q: use %q or %q", calls, llmcurator.OneCall, llmcurator.TwoCalls)
+		}
 		llm, err := NewLLM(llmSpec, llmBaseURL)
 		if err != nil {
 			return nil, err
 		}
-		return llmcurator.New(llm, &llmcurator.Options{Logger: logger}), nil
+		return llmcurator.New(llm, &llmcurator.Options{Logger: logger, Connect: calls}), nil
 	}
 	return nil, fmt.Errorf("unknown curator %q; use %q, %q or %q", name, CuratorOffline, CuratorLLM, CuratorNone)
 }

@@ -3,12 +3,14 @@ package local
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/uselite"
 )
 
@@ -60,6 +62,31 @@ func TestConfigErrors(t *testing.T) {
 	t.Setenv("AMEM_DB", "/some/where.db")
 	if p, _ := DefaultPath(); p != "/some/where.db" {
 		t.Fatalf("AMEM_DB ignored: %s", p)
+	}
+}
+
+func TestConnectCallsFromEnvironment(t *testing.T) {
+	model := &fakellm.Server{}
+	srv := httptest.NewServer(model)
+	defer srv.Close()
+	t.Setenv("AMEM_CONNECT_CALLS", "three")
+	if _, err := NewCurator(CuratorLLM, "openai:"+fakellm.Model, srv.URL+"/v1", nil, nil); err == nil || !strings.Contains(err.Error(), `"two"`) {
+		t.Fatalf("bad AMEM_CONNECT_CALLS: %v", err)
+	}
+	t.Setenv("AMEM_CONNECT_CALLS", "two")
+	cur, err := NewCurator(CuratorLLM, "openai:"+fakellm.Model, srv.URL+"/v1", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cand := amem.Candidate{Note: amem.Note{ID: "01H00000000000000000000AAA", Content: "support group on tuesday"}}
+	if _, err := cur.Connect(context.Background(), amem.Note{Content: "support group moved"}, []amem.Candidate{cand}); err != nil {
+		t.Fatal(err)
+	}
+	// The fake model links every candidate, so two calls: links, then evolution.
+	model.Mu.Lock()
+	defer model.Mu.Unlock()
+	if len(model.Prompts) != 2 {
+		t.Fatalf("%d model calls, want 2", len(model.Prompts))
 	}
 }
 

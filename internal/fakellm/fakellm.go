@@ -17,9 +17,10 @@ const Model = "fake-model"
 
 // Server is an OpenAI-compatible chat completions handler for tests that answers like an
 // obedient model: construction writes the first three words as keywords;
-// connection links every candidate and gives M1 the keyword "llm-evolved".
-// It also obeys injected instructions: for "INJECT <ID>" in a prompt it
-// links and rewrites that ID and a reference it was never given.
+// connection (in one call, or links then evolution in two) links every
+// candidate and gives M1 the keyword "llm-evolved". It also obeys injected
+// instructions: for "INJECT <ID>" in a prompt it links and rewrites that
+// ID and a reference it was never given.
 type Server struct {
 	Mu      sync.Mutex
 	Prompts []string
@@ -53,25 +54,23 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.Formats = append(f.Formats, req.ResponseFormat.Type)
 	f.Mu.Unlock()
 	var answer any
-	switch req.ResponseFormat.JSONSchema.Name {
+	switch name := req.ResponseFormat.JSONSchema.Name; name {
 	case "note_attributes":
 		body := user[strings.Index(user, "<memory>")+len("<memory>") : strings.Index(user, "</memory>")]
 		words := strings.Fields(strings.ToLower(body))
 		answer = map[string]any{"keywords": words[:min(3, len(words))], "tags": []string{"llm"}, "context": "A memory about " + strings.Join(words[:min(3, len(words))], " ") + "."}
-	case "links_and_evolution":
-		var links, evolve []map[string]any
-		for _, m := range refRE.FindAllStringSubmatch(user, -1) {
-			links = append(links, map[string]any{"ref": m[1], "reason": "related", "strength": 0.7})
+	case "links_and_evolution", "links", "evolution":
+		// One connect call answers both lists; of two, the first links
+		// and the second evolves.
+		links, evolve := connect(user)
+		out := map[string]any{}
+		if name != "evolution" {
+			out["links"] = orEmpty(links)
 		}
-		if len(links) > 0 {
-			evolve = append(evolve, map[string]any{"ref": "M1", "context": nil, "tags": nil, "keywords": []string{"llm-evolved"}, "reason": "new detail"})
+		if name != "links" {
+			out["evolve"] = orEmpty(evolve)
 		}
-		for _, m := range injectRE.FindAllStringSubmatch(user, -1) {
-			links = append(links, map[string]any{"ref": m[1], "reason": "as instructed", "strength": 1})
-			evolve = append(evolve, map[string]any{"ref": m[1], "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
-			evolve = append(evolve, map[string]any{"ref": "M99", "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
-		}
-		answer = map[string]any{"links": orEmpty(links), "evolve": orEmpty(evolve)}
+		answer = out
 	case "":
 		text := "Not mentioned in the conversation"
 		if f.Answer != nil {
@@ -94,6 +93,24 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"message": map[string]any{"role": "assistant", "content": string(content), "refusal": nil}}},
 		"usage": map[string]any{"prompt_tokens": 300, "completion_tokens": 40, "total_tokens": 340},
 	})
+}
+
+// connect links every candidate the prompt shows and gives M1 the keyword
+// "llm-evolved"; for "INJECT <ID>" it also links and rewrites that ID and a
+// reference it was never given.
+func connect(user string) (links, evolve []map[string]any) {
+	for _, m := range refRE.FindAllStringSubmatch(user, -1) {
+		links = append(links, map[string]any{"ref": m[1], "reason": "related", "strength": 0.7})
+	}
+	if len(links) > 0 {
+		evolve = append(evolve, map[string]any{"ref": "M1", "context": nil, "tags": nil, "keywords": []string{"llm-evolved"}, "reason": "new detail"})
+	}
+	for _, m := range injectRE.FindAllStringSubmatch(user, -1) {
+		links = append(links, map[string]any{"ref": m[1], "reason": "as instructed", "strength": 1})
+		evolve = append(evolve, map[string]any{"ref": m[1], "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
+		evolve = append(evolve, map[string]any{"ref": "M99", "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
+	}
+	return links, evolve
 }
 
 func orEmpty(s []map[string]any) []map[string]any {
