@@ -317,7 +317,8 @@ type AddRequest struct {
 // Add stores a note and, unless Options.Async is set, enriches it. The note
 // is durable and searchable once the first transaction commits; if the
 // curator then fails, Add still returns the stored note, marked failed,
-// and a nil error (Enrich retries it).
+// and a nil error (Enrich retries it); if ctx ends during enrichment, the
+// stored note comes back pending.
 func (m *Memory) Add(ctx context.Context, req AddRequest) (Note, error) {
 	notes, err := m.AddBatch(ctx, []AddRequest{req})
 	if err != nil {
@@ -332,7 +333,9 @@ const MaxBatch = 1000
 // AddBatch stores several notes in one transaction: all of them or, on any
 // error (an invalid request is reported with its index), none. Then each
 // is enriched as Add would, in order. The notes come back in request
-// order.
+// order. Once stored, the notes are returned without error even if
+// enrichment can't run (ctx ends, the store fails): they stay pending, to
+// be enriched by RunWorkers or EnrichPending.
 func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error) {
 	if len(reqs) == 0 {
 		return nil, invalidf("no notes to add")
@@ -378,20 +381,23 @@ func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error
 	}
 	woken := false
 	for i, n := range notes {
+		notes[i].Embedding = nil
 		if n.Enrichment.State != EnrichPending {
-			notes[i].Embedding = nil
 			continue
 		}
-		if m.opts.Async && !reqs[i].Wait {
-			if !woken {
-				m.notify()
-				woken = true
+		if !m.opts.Async || reqs[i].Wait {
+			done, err := m.enrichAfterWrite(ctx, n.Namespace, n.ID)
+			if err == nil {
+				notes[i] = done
+				continue
 			}
-			notes[i].Embedding = nil
-			continue
+			// The notes are stored: failing now would make a caller add
+			// them again. They stay pending for the workers or a retry.
+			m.log.Warn("enrichment after add", "namespace", n.Namespace, "note", n.ID, "err", err)
 		}
-		if notes[i], err = m.enrichAfterWrite(ctx, n.Namespace, n.ID); err != nil {
-			return nil, err
+		if !woken {
+			m.notify()
+			woken = true
 		}
 	}
 	return notes, nil

@@ -190,3 +190,28 @@ func TestAddBatchIsAtomic(t *testing.T) {
 		t.Fatalf("oversized batch: %v", err)
 	}
 }
+
+// TestAddReturnsStoredNoteWhenEnrichmentIsCut: the note is acknowledged
+// once stored, so a deadline during enrichment must not turn into an
+// error that makes the caller add it again.
+func TestAddReturnsStoredNoteWhenEnrichmentIsCut(t *testing.T) {
+	slow := &mock.Curator{ConstructFunc: func(ctx context.Context, n amem.Note) (amem.Attributes, error) {
+		<-ctx.Done()
+		return amem.Attributes{}, ctx.Err()
+	}}
+	mem := openOpts(t, filepath.Join(t.TempDir(), "c.db"), amem.Options{Embedder: lexical.New(nil), Curator: slow, Logger: quiet})
+	defer mem.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	n, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "stored before the deadline"})
+	if err != nil {
+		t.Fatalf("Add: %v", err)
+	}
+	if n.ID == "" || n.Enrichment.State != amem.EnrichPending {
+		t.Fatalf("Add returned %+v, want the stored note, pending", n)
+	}
+	got, err := mem.Get(context.Background(), "ns", n.ID)
+	if err != nil || got.Content != n.Content || got.Enrichment.State != amem.EnrichPending {
+		t.Fatalf("stored note: %+v, %v", got, err)
+	}
+}
