@@ -36,25 +36,20 @@ func out(n amem.Note) amem.Note {
 	return n
 }
 
-// wait reads the ?wait= flag: enrich before answering.
-func wait(r *http.Request) (bool, error) {
-	v := r.URL.Query().Get("wait")
-	if v == "" {
-		return false, nil
+// decodeCreate reads a create request: the body into v, and the ?wait=
+// flag (enrich before answering).
+func decodeCreate(r *http.Request, v any) (wait bool, err error) {
+	if q := r.URL.Query().Get("wait"); q != "" {
+		if wait, err = strconv.ParseBool(q); err != nil {
+			return false, fmt.Errorf("%w: wait=%q is not true or false", amem.ErrInvalid, q)
+		}
 	}
-	b, err := strconv.ParseBool(v)
-	if err != nil {
-		return false, fmt.Errorf("%w: wait=%q is not true or false", amem.ErrInvalid, v)
-	}
-	return b, nil
+	return wait, decode(r, v)
 }
 
 func (s *Server) createNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	var in noteInput
-	wt, err := wait(r)
-	if err == nil {
-		err = decode(r, &in)
-	}
+	wt, err := decodeCreate(r, &in)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -83,10 +78,7 @@ type notesOutput struct {
 
 func (s *Server) createNotes(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	var in batchInput
-	wt, err := wait(r)
-	if err == nil {
-		err = decode(r, &in)
-	}
+	wt, err := decodeCreate(r, &in)
 	if err != nil {
 		s.fail(w, r, err)
 		return
