@@ -103,7 +103,11 @@ func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) e
 	srv := &http.Server{
 		Handler:           hs.api,
 		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		// A slow client may not hold a connection by trickling its body.
+		// No WriteTimeout: MCP event streams stay open by design; API
+		// requests are bounded by server.Options.Timeout instead.
+		ReadTimeout: time.Minute,
+		IdleTimeout: 2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(hs.logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
