@@ -108,7 +108,7 @@ func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) e
 		// requests are bounded by server.Options.Timeout instead.
 		ReadTimeout: time.Minute,
 		IdleTimeout: 2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(hs.logger.Handler(), slog.LevelWarn),
+		ErrorLog:    slog.NewLogLogger(hs.logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
