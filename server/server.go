@@ -202,6 +202,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
 	defer cancel()
+	// A client may not hold a connection by trickling its body: the body
+	// must arrive within the request's time. (Not every ResponseWriter
+	// can set deadlines; then the server's own limits apply.)
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.Timeout))
 	r = r.WithContext(auth.NewContext(ctx, p))
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	rt.h(w, r, p)

@@ -179,6 +179,9 @@ func TestNotesEndToEnd(t *testing.T) {
 		e.must(200, "GET", base+"/notes/"+first.ID, key, nil, &got)
 		return got.Enrichment.State == amem.EnrichDone
 	})
+	// The first note's enrichment, which finished after the second's, may
+	// have linked the two: read the second again.
+	e.must(200, "GET", base+"/notes/"+second.ID, key, nil, &second)
 	var links struct {
 		Links []amem.Neighbor `json:"links"`
 	}

@@ -103,10 +103,9 @@ func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) e
 	srv := &http.Server{
 		Handler:           hs.api,
 		ReadHeaderTimeout: 10 * time.Second,
-		// A slow client may not hold a connection by trickling its body.
-		// No WriteTimeout: MCP event streams stay open by design; API
-		// requests are bounded by server.Options.Timeout instead.
-		ReadTimeout: time.Minute,
+		// No ReadTimeout or WriteTimeout: either would cut MCP event
+		// streams, which stay open by design. The API bounds each request
+		// itself (server.Options.Timeout, and a deadline to read the body).
 		IdleTimeout: 2 * time.Minute,
 		ErrorLog:    slog.NewLogLogger(hs.logger.Handler(), slog.LevelWarn),
 	}
