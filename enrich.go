@@ -150,6 +150,7 @@ type plan struct {
 	evolved   []evolvedNote // candidates to rewrite
 	construct Usage
 	connect   Usage
+	evolve    Usage
 }
 
 type evolvedNote struct {
@@ -189,7 +190,7 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect: %w", err)
 	}
-	p := &plan{base: base, construct: attrs.Usage, connect: dec.Usage}
+	p := &plan{base: base, construct: attrs.Usage, connect: dec.Usage, evolve: dec.EvolveUsage}
 	shown := make(map[string]Note, len(cands))
 	for _, c := range cands {
 		shown[c.Note.ID] = c.Note
@@ -416,7 +417,7 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 			for _, u := range []struct {
 				op string
 				u  Usage
-			}{{"construct", p.construct}, {"connect", p.connect}} {
+			}{{"construct", p.construct}, {"connect", p.connect}, {"evolve", p.evolve}} {
 				if u.u == (Usage{}) {
 					continue
 				}

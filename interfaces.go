@@ -61,6 +61,10 @@ type Decision struct {
 	// of its neighbours (the paper's "strengthen" action).
 	Note  *Attributes `json:"note,omitempty"`
 	Usage Usage       `json:"usage"`
+	// EvolveUsage is the tokens of a separate evolution call, for curators
+	// that decide links and evolutions in two calls; Usage is then the
+	// linking call's. Stats report it as the operation "evolve".
+	EvolveUsage Usage `json:"evolve_usage,omitzero"`
 }
 
 // LinkDecision links the new note to one candidate.

@@ -328,7 +328,7 @@ func (c *Curator) connectOnce(ctx context.Context, note amem.Note, cands []amem.
 
 // connectTwice decides links over compact candidates, then asks for the
 // evolutions of the linked ones only, shown in full; no links, no second
-// call. The decision's usage is both calls'.
+// call. The second call's tokens are the decision's EvolveUsage.
 func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem.Candidate) (amem.Decision, error) {
 	list := show(cands, linkView)
 	var links linksOut
@@ -347,8 +347,7 @@ func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem
 		return d, nil
 	}
 	var evolve evolutionOut
-	usage, err = c.ask(ctx, evolvePrompt, connectData(note, noteView, full), evolutionSchema, &evolve, nil)
-	d.Usage = d.Usage.Add(usage)
+	d.EvolveUsage, err = c.ask(ctx, evolvePrompt, connectData(note, noteView, full), evolutionSchema, &evolve, nil)
 	if err != nil {
 		return d, fmt.Errorf("connect: evolve: %w", err)
 	}

@@ -276,8 +276,8 @@ func TestConnectTwoCalls(t *testing.T) {
 		if len(d.Evolve) != 1 || d.Evolve[0].Target != cs[2].Note.ID || len(d.Evolve[0].Keywords) != 5 {
 			t.Fatalf("evolve %+v", d.Evolve)
 		}
-		if d.Usage.PromptTokens != 200 {
-			t.Fatalf("usage %+v, want both calls'", d.Usage)
+		if d.Usage.PromptTokens != 100 || d.EvolveUsage.PromptTokens != 100 {
+			t.Fatalf("usage %+v and %+v, want one call's each", d.Usage, d.EvolveUsage)
 		}
 		first, second := llm.reqs[0].Messages[0].Content, llm.reqs[1].Messages[0].Content
 		if strings.Contains(first, "context:") || strings.Contains(first, "tags:") {
@@ -300,8 +300,8 @@ func TestConnectTwoCalls(t *testing.T) {
 	t.Run("failed evolution fails the decision", func(t *testing.T) {
 		llm := &scripted{answers: []amem.LLMResponse{ok(`{"links": [{"ref": "M1", "reason": "x", "strength": 1}]}`), ok(`no`), ok(`{"evolve": 3}`)}}
 		d, err := New(llm, opts).Connect(ctx, newNote(), cands())
-		if !errors.Is(err, ErrMalformed) || d.Usage.PromptTokens != 300 {
-			t.Fatalf("%v, usage %+v", err, d.Usage)
+		if !errors.Is(err, ErrMalformed) || d.Usage.PromptTokens != 100 || d.EvolveUsage.PromptTokens != 200 {
+			t.Fatalf("%v, usage %+v and %+v", err, d.Usage, d.EvolveUsage)
 		}
 	})
 }
