@@ -104,7 +104,7 @@ func syntheticTexts() []text {
 // is given for 3 links down to none (no second call).
 func measureTokens(t *testing.T, texts []text) {
 	notes := enrichOffline(t, texts)
-	construct := meanTokens(t, notes, func(llm amem.LLM, n amem.Note, _ []amem.Candidate) error {
+	construct := meanTokens(t, "construct", notes, func(llm amem.LLM, n amem.Note, _ []amem.Candidate) error {
 		_, err := llmcurator.New(llm, nil).Construct(context.Background(), amem.Note{Content: n.Content, EventTime: n.EventTime})
 		return err
 	}, linkedEach)
@@ -112,7 +112,8 @@ func measureTokens(t *testing.T, texts []text) {
 	// "" is the default mode, the one held to the ceiling.
 	for _, mode := range []llmcurator.ConnectMode{"", llmcurator.OneCall, llmcurator.TwoCalls} {
 		for linked := linkedEach; linked >= 0; linked-- {
-			connect := meanTokens(t, notes, func(llm amem.LLM, n amem.Note, cands []amem.Candidate) error {
+			label := fmt.Sprintf("connect %s, %d links", cmp.Or(string(mode), "default"), linked)
+			connect := meanTokens(t, label, notes, func(llm amem.LLM, n amem.Note, cands []amem.Candidate) error {
 				_, err := llmcurator.New(llm, &llmcurator.Options{Connect: mode}).Connect(context.Background(), n, cands)
 				return err
 			}, linked)
@@ -131,16 +132,40 @@ func measureTokens(t *testing.T, texts []text) {
 // its nearest earlier notes as candidates, against a recorder that links
 // the first linked of them, and returns the mean estimated prompt tokens of
 // the requests made.
-func meanTokens(t *testing.T, notes []amem.Note, call func(amem.LLM, amem.Note, []amem.Candidate) error, linked int) float64 {
+func meanTokens(t *testing.T, label string, notes []amem.Note, call func(amem.LLM, amem.Note, []amem.Candidate) error, linked int) float64 {
 	var sum float64
 	for i := candidatesEach; i < len(notes); i++ {
 		llm := &recorder{linked: linked}
 		if err := call(llm, notes[i], nearest(notes[i], notes[:i], candidatesEach)); err != nil {
 			t.Fatal(err)
 		}
-		sum += llm.tokens()
+		sum += float64(utf8.RuneCountInString(llm.text())) / 4
+		dumpPrompt(t, label, i, llm.text())
 	}
 	return sum / float64(len(notes)-candidatesEach)
+}
+
+// dumpPrompt appends one Add's prompt text to $AMEM_PROMPT_DUMP, a JSON
+// lines file that scripts/count-tokens.mjs counts with a real tokenizer.
+// The line's config names the data set and the call measured, so each
+// configuration gets its own mean.
+func dumpPrompt(t *testing.T, label string, add int, text string) {
+	path := os.Getenv("AMEM_PROMPT_DUMP")
+	if path == "" {
+		return
+	}
+	line, err := json.Marshal(map[string]any{"config": t.Name() + "/" + label, "add": add, "text": text})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(append(line, '\n')); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // enrichOffline gives each text an embedding and offline-constructed
@@ -213,18 +238,21 @@ func (r *recorder) Complete(_ context.Context, req amem.LLMRequest) (amem.LLMRes
 	return amem.LLMResponse{Text: string(b), FinishReason: amem.FinishStop}, err
 }
 
-// tokens estimates the prompt tokens of every request made: characters/4
-// over the system text, the messages and the schema sent with them.
-func (r *recorder) tokens() float64 {
-	chars := 0
+// text is the prompt text of every request made: the system text, the
+// messages and the schema sent with them. Its characters/4 estimate the
+// prompt tokens.
+func (r *recorder) text() string {
+	var b strings.Builder
 	for _, q := range r.reqs {
-		chars += utf8.RuneCountInString(q.System)
+		b.WriteString(q.System)
 		for _, m := range q.Messages {
-			chars += utf8.RuneCountInString(m.Content)
+			b.WriteString(m.Content)
 		}
 		if s := q.Schema; s != nil {
-			chars += utf8.RuneCountInString(s.Name) + utf8.RuneCountInString(s.Description) + utf8.RuneCount(s.Schema)
+			b.WriteString(s.Name)
+			b.WriteString(s.Description)
+			b.Write(s.Schema)
 		}
 	}
-	return float64(chars) / 4
+	return b.String()
 }
