@@ -12,6 +12,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -85,10 +86,28 @@ func New(mem *amem.Memory, opts Options) *Server {
 	if opts.MCP != nil {
 		s.mux.Handle("/mcp", s.endOnDrain(opts.MCP))
 	}
-	s.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		problem(w, r, http.StatusNotFound, "no such route: %s %s (see /openapi.json)", r.Method, r.URL.Path)
-	})
+	s.mux.HandleFunc("/", s.noRoute)
 	return s
+}
+
+// noRoute answers what no route matched: 405 with the Allow header when
+// the path exists with other methods, else 404. (The catch-all "/" keeps
+// ServeMux from answering 405 in plain text on its own.)
+func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
+	var allow []string
+	for _, m := range []string{http.MethodGet, http.MethodPost, http.MethodPatch, http.MethodDelete} {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := s.mux.Handler(probe); pattern != "/" {
+			allow = append(allow, m)
+		}
+	}
+	if len(allow) > 0 {
+		w.Header().Set("Allow", strings.Join(allow, ", "))
+		problem(w, r, http.StatusMethodNotAllowed, "%s is not allowed on %s; use %s", r.Method, r.URL.Path, strings.Join(allow, ", "))
+		return
+	}
+	problem(w, r, http.StatusNotFound, "no such route: %s %s (see /openapi.json)", r.Method, r.URL.Path)
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -379,6 +379,7 @@ func TestBadInput(t *testing.T) {
 		{"bad limit", "GET", notes + "?limit=5000", nil, 400, "limit="},
 		{"bad version", "POST", notes + "/" + kept.ID + "/restore", `{"version": 0}`, 400, "version"},
 		{"no such route", "GET", "/v2/anything", nil, 404, "no such route"},
+		{"wrong method", "PUT", notes + "/" + kept.ID, `{"content": "y"}`, 405, "use GET, PATCH, DELETE"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, raw := e.do(c.method, c.path, key, c.body, nil)
