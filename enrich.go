@@ -64,38 +64,45 @@ func (m *Memory) enrichOnce(ctx context.Context, ns, id string, due bool) (Note,
 		m.flightMu.Unlock()
 		close(f.done)
 	}()
-	f.note, f.err = m.enrich(ctx, ns, id, due)
+	var ran bool
+	f.note, ran, f.err = m.enrich(ctx, ns, id, due)
+	if ran && m.opts.OnEnrich != nil {
+		m.opts.OnEnrich(f.note, f.err)
+	}
 	return f.note, f.err
 }
 
-func (m *Memory) enrich(ctx context.Context, ns, id string, due bool) (Note, error) {
+// enrich runs the pipeline on a note; ran is false when there was nothing
+// to do (no curator, or with due a note already done).
+func (m *Memory) enrich(ctx context.Context, ns, id string, due bool) (_ Note, ran bool, _ error) {
 	n, err := m.Get(ctx, ns, id)
 	if err != nil {
-		return Note{}, err
+		return Note{}, false, err
 	}
 	if m.opts.Curator == nil || due && n.Enrichment.State == EnrichDone {
-		return n, nil
+		return n, false, nil
 	}
 	plan, err := m.plan(ctx, n)
 	if err != nil {
 		if ctx.Err() != nil {
 			// Cancelled, not failed: the note stays pending for a retry.
-			return Note{}, err
+			return Note{}, false, err
 		}
 		if ferr := m.markFailed(ctx, n, err); ferr != nil {
-			return Note{}, errors.Join(err, ferr)
+			return Note{}, true, errors.Join(err, ferr)
 		}
 		m.log.Warn("enrichment failed", "namespace", ns, "note", id, "err", err)
 		failed, gerr := m.Get(ctx, ns, id)
 		if gerr != nil {
-			return Note{}, errors.Join(err, gerr)
+			return Note{}, true, errors.Join(err, gerr)
 		}
-		return failed, &EnrichError{NoteID: id, Err: err}
+		return failed, true, &EnrichError{NoteID: id, Err: err}
 	}
 	if err := m.apply(ctx, plan); err != nil {
-		return Note{}, fmt.Errorf("enrich %s: %w", id, err)
+		return Note{}, true, fmt.Errorf("enrich %s: %w", id, err)
 	}
-	return m.Get(ctx, ns, id)
+	done, err := m.Get(ctx, ns, id)
+	return done, true, err
 }
 
 // EnrichPending enriches up to limit notes of the namespace that are

@@ -56,6 +56,13 @@ type Options struct {
 	// (package local sets it).
 	LexicalWeight float64
 
+	// OnEnrich, if set, is called once after each enrichment that ran
+	// (whoever started it: Add, Enrich, a worker), with the note as it
+	// ended and the error (an *EnrichError when the curator failed); not
+	// for a note found already enriched, nor for callers that waited on
+	// an enrichment already running. For metrics; it must not block.
+	OnEnrich func(n Note, err error)
+
 	// Async stops Add and Update from enriching before they return; the
 	// caller (or a worker) runs Enrich/EnrichPending later. Default false:
 	// Add returns after enrichment, with the note's final state.

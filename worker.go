@@ -24,10 +24,6 @@ type WorkerOptions struct {
 	// BaseBackoff * 2^(n-1), capped at 10 minutes, with ±20% jitter.
 	// Default 1s.
 	BaseBackoff time.Duration
-	// OnResult, if set, is called after each background enrichment with
-	// the note as it ended and the error (an *EnrichError when the curator
-	// failed), for metrics. It must not block.
-	OnResult func(n Note, err error)
 }
 
 const maxBackoff = 10 * time.Minute
@@ -78,11 +74,7 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 		go func() {
 			defer wg.Done()
 			for n := range jobs {
-				done, err := m.enrichOnce(work, n.Namespace, n.ID, true)
-				if o.OnResult != nil {
-					o.OnResult(done, err)
-				}
-				if err != nil {
+				if _, err := m.enrichOnce(work, n.Namespace, n.ID, true); err != nil {
 					var ee *EnrichError
 					if !errors.As(err, &ee) {
 						m.log.Warn("background enrichment", "namespace", n.Namespace, "note", n.ID, "err", err)

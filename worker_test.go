@@ -133,8 +133,11 @@ func countingCurator(calls *atomic.Int32) *mock.Curator {
 }
 
 func TestWaitedAddIsEnrichedOnceWithWorkers(t *testing.T) {
-	var calls atomic.Int32
-	mem := openAsync(t, filepath.Join(t.TempDir(), "w.db"), countingCurator(&calls))
+	var calls, reported atomic.Int32
+	mem := openOpts(t, filepath.Join(t.TempDir(), "w.db"), amem.Options{
+		Embedder: lexical.New(nil), Curator: countingCurator(&calls), Async: true, Logger: quiet,
+		OnEnrich: func(amem.Note, error) { reported.Add(1) },
+	})
 	defer mem.Close()
 	stop := runWorkers(t, mem, amem.WorkerOptions{PollInterval: 5 * time.Millisecond})
 	defer stop()
@@ -152,6 +155,9 @@ func TestWaitedAddIsEnrichedOnceWithWorkers(t *testing.T) {
 	time.Sleep(50 * time.Millisecond) // a duplicate worker run would show now
 	if got := calls.Load(); got != n {
 		t.Fatalf("%d construct calls for %d notes: the workers enriched waited notes again", got, n)
+	}
+	if got := reported.Load(); got != n {
+		t.Fatalf("OnEnrich called %d times for %d enrichments", got, n)
 	}
 }
 

@@ -59,9 +59,6 @@ func (s *Server) createNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		s.fail(w, r, err)
 		return
 	}
-	if wt {
-		s.metrics.enriched(n, nil)
-	}
 	w.Header().Set("Location", r.URL.Path+"/"+n.ID)
 	reply(w, http.StatusCreated, out(n))
 }
@@ -93,9 +90,6 @@ func (s *Server) createNotes(w http.ResponseWriter, r *http.Request, _ auth.Prin
 		return
 	}
 	for i := range notes {
-		if wt {
-			s.metrics.enriched(notes[i], nil)
-		}
 		notes[i] = out(notes[i])
 	}
 	reply(w, http.StatusCreated, notesOutput{Notes: notes})
@@ -247,7 +241,6 @@ func (s *Server) enrichNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 	n, err := s.mem.Enrich(r.Context(), r.PathValue("ns"), r.PathValue("id"))
 	var ee *amem.EnrichError
 	if errors.As(err, &ee) {
-		s.metrics.enriched(n, err)
 		problem(w, r, http.StatusBadGateway, "enrichment failed (the note is kept, marked failed): %v", ee.Err)
 		return
 	}
@@ -255,6 +248,5 @@ func (s *Server) enrichNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		s.fail(w, r, err)
 		return
 	}
-	s.metrics.enriched(n, nil)
 	reply(w, http.StatusOK, out(n))
 }

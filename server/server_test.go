@@ -40,7 +40,9 @@ func newEnv(t testing.TB, opts Options) *env {
 		t.Fatal(err)
 	}
 	emb := lexical.New(nil)
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), Async: true})
+	var api *Server // set before anything is enriched
+	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), Async: true,
+		OnEnrich: func(n amem.Note, err error) { api.EnrichResult(n, err) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,13 +50,13 @@ func newEnv(t testing.TB, opts Options) *env {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	api := New(mem, opts)
+	api = New(mem, opts)
 	srv := httptest.NewServer(api)
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = mem.RunWorkers(wctx, amem.WorkerOptions{PollInterval: 50 * time.Millisecond, OnResult: api.EnrichResult})
+		_ = mem.RunWorkers(wctx, amem.WorkerOptions{PollInterval: 50 * time.Millisecond})
 	}()
 	t.Cleanup(func() {
 		srv.Close()

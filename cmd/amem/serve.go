@@ -80,7 +80,8 @@ the requests in flight and the enrichments running, then exits 0.`,
 				Keys: svc.store, Logger: logger, MaxBodyBytes: maxBody, Version: version,
 				MCP: a.mcpHTTP(svc),
 			})
-			svc.start(amem.WorkerOptions{Workers: workers, OnResult: api.EnrichResult})
+			svc.onEnrich = api.EnrichResult
+			svc.start(amem.WorkerOptions{Workers: workers})
 			return a.serveHTTP(ln, &httpService{svc, api}, drain)
 		},
 	}

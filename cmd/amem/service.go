@@ -19,6 +19,8 @@ type service struct {
 	stop   context.CancelFunc
 	done   sync.WaitGroup
 	logger *slog.Logger
+	// onEnrich, if set before start, sees every enrichment (metrics).
+	onEnrich func(amem.Note, error)
 }
 
 // openService opens the memory with asynchronous enrichment and starts the
@@ -35,15 +37,26 @@ func (a *app) openService(logger *slog.Logger, workers amem.WorkerOptions) (*ser
 // openIdle opens the memory with asynchronous enrichment; start runs the
 // workers.
 func (a *app) openIdle(logger *slog.Logger) (*service, error) {
+	s := &service{stop: func() {}, logger: logger}
 	mem, st, err := local.OpenWithStore(a.ctx, local.Config{
 		Path: a.db, Embedder: a.embedder, ModelDir: a.modelDir, Curator: a.curator,
 		LLM: a.llm, LLMBaseURL: a.llmBaseURL, Log: a.stderr, Logger: logger,
-		Options: amem.Options{Async: true},
+		Options: amem.Options{Async: true, OnEnrich: s.enriched},
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &service{mem: mem, store: st, stop: func() {}, logger: logger}, nil
+	s.mem, s.store = mem, st
+	return s, nil
+}
+
+// enriched forwards an enrichment to onEnrich, which is set after the
+// memory is open (the HTTP API that counts needs the memory first) but
+// before anything can be enriched.
+func (s *service) enriched(n amem.Note, err error) {
+	if s.onEnrich != nil {
+		s.onEnrich(n, err)
+	}
 }
 
 // start runs the enrichment workers until Close.
