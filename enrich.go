@@ -25,7 +25,7 @@ const (
 // is returned. Curator output naming notes it was not shown is dropped
 // and logged.
 func (m *Memory) Enrich(ctx context.Context, ns, id string) (Note, error) {
-	return m.enrichOnce(ctx, ns, id, false)
+	return m.enrichOnce(ctx, ns, id, nil)
 }
 
 // flight is one enrichment in progress; callers that ask for the same note
@@ -36,11 +36,16 @@ type flight struct {
 	err  error
 }
 
+// notDone is the due test of Add and EnrichPending: whatever is not
+// enriched yet.
+func notDone(n Note) bool { return n.Enrichment.State != EnrichDone }
+
 // enrichOnce enriches a note unless an enrichment of it is already
 // running, in which case it waits for that one and returns its result.
-// With due set (workers, Add), a note found already done is returned as
-// is: it was enriched since it was queued.
-func (m *Memory) enrichOnce(ctx context.Context, ns, id string, due bool) (Note, error) {
+// due, when set, is asked about the note as read inside the flight: a note
+// that stopped being due since it was queued (another caller enriched it,
+// or failed it once more) is returned as is.
+func (m *Memory) enrichOnce(ctx context.Context, ns, id string, due func(Note) bool) (Note, error) {
 	key := ns + "\x00" + id
 	m.flightMu.Lock()
 	if f, ok := m.flights[key]; ok {
@@ -73,13 +78,13 @@ func (m *Memory) enrichOnce(ctx context.Context, ns, id string, due bool) (Note,
 }
 
 // enrich runs the pipeline on a note; ran is false when there was nothing
-// to do (no curator, or with due a note already done).
-func (m *Memory) enrich(ctx context.Context, ns, id string, due bool) (_ Note, ran bool, _ error) {
+// to do (no curator, or a note that is not due).
+func (m *Memory) enrich(ctx context.Context, ns, id string, due func(Note) bool) (_ Note, ran bool, _ error) {
 	n, err := m.Get(ctx, ns, id)
 	if err != nil {
 		return Note{}, false, err
 	}
-	if m.opts.Curator == nil || due && n.Enrichment.State == EnrichDone {
+	if m.opts.Curator == nil || due != nil && !due(n) {
 		return n, false, nil
 	}
 	plan, err := m.plan(ctx, n)
@@ -136,7 +141,7 @@ func (m *Memory) EnrichPending(ctx context.Context, ns string, limit int) (done,
 		if cerr := ctx.Err(); cerr != nil {
 			return done, failed, cerr
 		}
-		if _, eerr := m.enrichOnce(ctx, ns, id, true); eerr != nil {
+		if _, eerr := m.enrichOnce(ctx, ns, id, notDone); eerr != nil {
 			failed++
 			if first == nil {
 				first = eerr

@@ -427,7 +427,7 @@ func unwrapBatch(err error) error {
 // enrichAfterWrite enriches a note just written: a curator failure is
 // recorded on the note, not returned, since the write itself succeeded.
 func (m *Memory) enrichAfterWrite(ctx context.Context, ns, id string) (Note, error) {
-	n, err := m.enrichOnce(ctx, ns, id, true)
+	n, err := m.enrichOnce(ctx, ns, id, notDone)
 	var ee *EnrichError
 	if errors.As(err, &ee) {
 		return n, nil

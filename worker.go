@@ -74,7 +74,8 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 		go func() {
 			defer wg.Done()
 			for n := range jobs {
-				if _, err := m.enrichOnce(work, n.Namespace, n.ID, true); err != nil {
+				due := func(cur Note) bool { return o.due(cur.Enrichment, m.opts.Now(), -backoffJitter) }
+				if _, err := m.enrichOnce(work, n.Namespace, n.ID, due); err != nil {
 					var ee *EnrichError
 					if !errors.As(err, &ee) {
 						m.log.Warn("background enrichment", "namespace", n.Namespace, "note", n.ID, "err", err)
@@ -124,6 +125,31 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 	}
 }
 
+// backoffJitter spreads retries by up to ±20% of the backoff, so notes
+// that failed together (a provider outage) are not retried together.
+const backoffJitter = 0.2
+
+// due reports whether a note in enrichment state e is to be enriched at
+// now: pending, or failed fewer than MaxAttempts times with its backoff,
+// stretched by the factor 1+jitter, passed. The scan draws the jitter;
+// the check made again just before enriching (a note may have been
+// enriched or failed once more since the scan) takes the smallest, so it
+// never refuses what the scan chose unless the note changed.
+func (o WorkerOptions) due(e Enrichment, now time.Time, jitter float64) bool {
+	switch e.State {
+	case EnrichPending:
+		return true
+	case EnrichFailed:
+		if e.Attempts >= o.MaxAttempts {
+			return false
+		}
+		wait := o.backoff(e.Attempts)
+		wait += time.Duration(jitter * float64(wait))
+		return !e.At.Add(wait).After(now)
+	}
+	return false
+}
+
 // dueNotes lists pending notes and failed notes whose backoff has passed,
 // oldest first within each namespace.
 func (m *Memory) dueNotes(ctx context.Context, o WorkerOptions) ([]Note, error) {
@@ -142,16 +168,8 @@ func (m *Memory) dueNotes(ctx context.Context, o WorkerOptions) ([]Note, error) 
 					return due, err
 				}
 				for _, n := range page {
-					e := n.Enrichment
-					if st == EnrichFailed {
-						if e.Attempts >= o.MaxAttempts {
-							continue
-						}
-						wait := o.backoff(e.Attempts)
-						wait += time.Duration((rand.Float64()*0.4 - 0.2) * float64(wait))
-						if e.At.Add(wait).After(now) {
-							continue
-						}
+					if !o.due(n.Enrichment, now, (rand.Float64()*2-1)*backoffJitter) {
+						continue
 					}
 					n.Embedding = nil // workers re-read the note; don't hold vectors
 					due = append(due, n)
