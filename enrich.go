@@ -28,53 +28,48 @@ func (m *Memory) Enrich(ctx context.Context, ns, id string) (Note, error) {
 	return m.enrichOnce(ctx, ns, id, nil)
 }
 
-// flight is one enrichment in progress; callers that ask for the same note
-// meanwhile wait for it instead of running (and paying for) another.
-type flight struct {
-	done chan struct{}
-	note Note
-	err  error
-}
-
 // notDone is the due test of Add and EnrichPending: whatever is not
 // enriched yet.
 func notDone(n Note) bool { return n.Enrichment.State != EnrichDone }
 
-// enrichOnce enriches a note unless an enrichment of it is already
-// running, in which case it waits for that one and returns its result.
-// due, when set, is asked about the note as read inside the flight: a note
-// that stopped being due since it was queued (another caller enriched it,
-// or failed it once more) is returned as is.
+// enrichOnce enriches a note, one enrichment of a note at a time. A caller
+// that finds one running waits for it to end and then decides afresh, as
+// the note may have changed after that run began. due, when set, is asked
+// about the note as read then: a note no longer due (another caller just
+// enriched it, or failed it once more) is returned as is, so the waiter
+// pays for nothing. Without due (Enrich) the note is enriched again.
 func (m *Memory) enrichOnce(ctx context.Context, ns, id string, due func(Note) bool) (Note, error) {
 	key := ns + "\x00" + id
-	m.flightMu.Lock()
-	if f, ok := m.flights[key]; ok {
+	for {
+		m.flightMu.Lock()
+		running, busy := m.flights[key]
+		if !busy {
+			if m.flights == nil {
+				m.flights = make(map[string]chan struct{})
+			}
+			done := make(chan struct{})
+			m.flights[key] = done
+			m.flightMu.Unlock()
+			defer func() {
+				m.flightMu.Lock()
+				delete(m.flights, key)
+				m.flightMu.Unlock()
+				close(done)
+			}()
+			break
+		}
 		m.flightMu.Unlock()
 		select {
-		case <-f.done:
-			return f.note, f.err
+		case <-running:
 		case <-ctx.Done():
 			return Note{}, ctx.Err()
 		}
 	}
-	if m.flights == nil {
-		m.flights = make(map[string]*flight)
-	}
-	f := &flight{done: make(chan struct{})}
-	m.flights[key] = f
-	m.flightMu.Unlock()
-	defer func() {
-		m.flightMu.Lock()
-		delete(m.flights, key)
-		m.flightMu.Unlock()
-		close(f.done)
-	}()
-	var ran bool
-	f.note, ran, f.err = m.enrich(ctx, ns, id, due)
+	n, ran, err := m.enrich(ctx, ns, id, due)
 	if ran && m.opts.OnEnrich != nil {
-		m.opts.OnEnrich(f.note, f.err)
+		m.opts.OnEnrich(n, err)
 	}
-	return f.note, f.err
+	return n, err
 }
 
 // enrich runs the pipeline on a note; ran is false when there was nothing

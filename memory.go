@@ -32,7 +32,7 @@ type Memory struct {
 	wake     chan struct{} // see wakeChan
 
 	flightMu sync.Mutex
-	flights  map[string]*flight // enrichments running, by namespace and ID
+	flights  map[string]chan struct{} // enrichments running, by namespace and ID; closed when done
 }
 
 // space is the in-memory side of one namespace: its vector index.
