@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/amem-dev/amem/index"
 )
@@ -59,6 +60,31 @@ type Result struct {
 	Kind  ResultKind `json:"kind"`
 	// Via is the direct hit a linked note came through.
 	Via string `json:"via,omitempty"`
+}
+
+// FlatResult is a Result as JSON clients get it (`amem search --json`, the
+// HTTP API): the note's fields beside the score, without its embedding and
+// links.
+type FlatResult struct {
+	ID        string            `json:"id"`
+	Content   string            `json:"content"`
+	Score     float64           `json:"score"`
+	Kind      ResultKind        `json:"kind"`
+	Via       string            `json:"via,omitempty"`
+	Namespace string            `json:"namespace"`
+	EventTime time.Time         `json:"event_time"`
+	Keywords  []string          `json:"keywords"`
+	Tags      []string          `json:"tags"`
+	Context   string            `json:"context"`
+	Metadata  map[string]string `json:"metadata,omitempty"`
+}
+
+// Flat returns the result as a FlatResult.
+func (r Result) Flat() FlatResult {
+	n := r.Note
+	return FlatResult{ID: n.ID, Content: n.Content, Score: r.Score, Kind: r.Kind, Via: r.Via,
+		Namespace: n.Namespace, EventTime: n.EventTime, Keywords: n.Keywords, Tags: n.Tags,
+		Context: n.Context, Metadata: n.Metadata}
 }
 
 // rrfK is the usual reciprocal-rank-fusion constant; it damps the weight

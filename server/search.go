@@ -9,21 +9,8 @@ import (
 	"github.com/amem-dev/amem/auth"
 )
 
-// searchResult is one note of the context list, flattened for clients.
-type searchResult struct {
-	ID        string          `json:"id"`
-	Content   string          `json:"content"`
-	Score     float64         `json:"score"`
-	Kind      amem.ResultKind `json:"kind"`
-	Via       string          `json:"via,omitempty"`
-	EventTime time.Time       `json:"event_time"`
-	Keywords  []string        `json:"keywords"`
-	Tags      []string        `json:"tags"`
-	Context   string          `json:"context"`
-}
-
 type searchOutput struct {
-	Results []searchResult `json:"results"`
+	Results []amem.FlatResult `json:"results"`
 }
 
 // search answers GET .../search?q=&k=&mode=&tag=&from=&to=&links=.
@@ -38,11 +25,9 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal
 		s.fail(w, r, err)
 		return
 	}
-	outp := searchOutput{Results: make([]searchResult, len(res))}
+	outp := searchOutput{Results: make([]amem.FlatResult, len(res))}
 	for i, x := range res {
-		n := x.Note
-		outp.Results[i] = searchResult{ID: n.ID, Content: n.Content, Score: x.Score, Kind: x.Kind,
-			Via: x.Via, EventTime: n.EventTime, Keywords: n.Keywords, Tags: n.Tags, Context: n.Context}
+		outp.Results[i] = x.Flat()
 	}
 	reply(w, http.StatusOK, outp)
 }

@@ -165,7 +165,7 @@ func TestNotesEndToEnd(t *testing.T) {
 	}
 
 	var found struct {
-		Results []searchResult `json:"results"`
+		Results []amem.FlatResult `json:"results"`
 	}
 	e.must(200, "GET", base+"/search?q=support+group&k=5", key, nil, &found)
 	if len(found.Results) < 2 || found.Results[0].Kind != amem.Direct || found.Results[0].Content == "" || found.Results[0].ID == "" {

@@ -2,27 +2,11 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
 )
-
-// searchResult is one result as `amem search --json` prints it.
-type searchResult struct {
-	ID        string            `json:"id"`
-	Content   string            `json:"content"`
-	Score     float64           `json:"score"`
-	Kind      amem.ResultKind   `json:"kind"`
-	Via       string            `json:"via,omitempty"`
-	Namespace string            `json:"namespace"`
-	EventTime time.Time         `json:"event_time"`
-	Keywords  []string          `json:"keywords"`
-	Tags      []string          `json:"tags"`
-	Context   string            `json:"context"`
-	Metadata  map[string]string `json:"metadata,omitempty"`
-}
 
 func (a *app) searchCmd() *cobra.Command {
 	var k, perHit, budget int
@@ -57,12 +41,9 @@ func (a *app) searchCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					out := make([]searchResult, len(res))
+					out := make([]amem.FlatResult, len(res))
 					for i, r := range res {
-						n := r.Note
-						out[i] = searchResult{ID: n.ID, Content: n.Content, Score: r.Score, Kind: r.Kind, Via: r.Via,
-							Namespace: n.Namespace, EventTime: n.EventTime, Keywords: n.Keywords, Tags: n.Tags,
-							Context: n.Context, Metadata: n.Metadata}
+						out[i] = r.Flat()
 					}
 					return a.printJSON(out)
 				}
