@@ -5,9 +5,9 @@
 // Candidates are shown to the model under short references (M1, M2, ...)
 // that are mapped back to note IDs; a reference the prompt did not give is
 // dropped and logged, so a note's text can never make the curator touch a
-// note it was not shown (amem.Memory checks the IDs again). Note text sits
-// between <memory> tags and the system prompts say it is data, never
-// instructions.
+// note it was not shown (amem.Memory checks the IDs again). Note text is
+// quoted as a JSON string it cannot close, and the system prompts say it
+// is data, never instructions.
 //
 // # One call or two
 //
@@ -68,17 +68,25 @@ var (
 	repairPrompt    = parsePrompt("repair.tmpl")
 )
 
-var memoryTag = strings.NewReplacer("<memory>", "< memory>", "</memory>", "< /memory>")
-
-// data neutralises the fence in note text: a note can't close the
-// <memory> tag around it and write outside.
-func data(s string) string { return memoryTag.Replace(s) }
+// quote fences text written by users or models as JSON (a string, or a
+// list of them): a note cannot close the quotes around it (its own are
+// escaped) and write outside, and quote marks cost fewer tokens than any
+// pair of tags.
+func quote[T string | []string](v T) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // strings always encode
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
 
 func parsePrompt(files ...string) *template.Template {
 	for i, f := range files {
 		files[i] = "prompts/" + f
 	}
-	return template.Must(template.New(path.Base(files[0])).Funcs(template.FuncMap{"data": data}).ParseFS(promptFS, files...))
+	return template.Must(template.New(path.Base(files[0])).Funcs(template.FuncMap{"quote": quote[string]}).ParseFS(promptFS, files...))
 }
 
 // Options configure a Curator; zero fields mean the defaults.
@@ -187,15 +195,12 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 type (
 	linkOut struct {
 		Ref      string  `json:"ref"`
-		Reason   string  `json:"reason"`
 		Strength float64 `json:"strength"`
 	}
 	evolveOut struct {
-		Ref      string   `json:"ref"`
-		Context  *string  `json:"context"`
-		Tags     []string `json:"tags"`
-		Keywords []string `json:"keywords"`
-		Reason   string   `json:"reason"`
+		Ref     string   `json:"ref"`
+		Context *string  `json:"context"`
+		Tags    []string `json:"tags"`
 	}
 	connectOut struct {
 		Links  []linkOut   `json:"links"`
@@ -211,13 +216,15 @@ type (
 
 // The schemas make every property required, with null where a value may
 // be absent, as OpenAI's strict structured output wants. The three connect
-// schemas share their lists.
+// schemas share their lists. They ask for what the paper's method uses and
+// no more, since every field is paid for in each answer: no reasons (the
+// history says which note evolved a neighbour), and evolution rewrites a
+// neighbour's context and tags, as in the paper, not its keywords.
 const (
-	linksProperty = `"links":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","reason","strength"],"properties":{` +
-		`"ref":{"type":"string"},"reason":{"type":"string"},"strength":{"type":"number"}}}}`
-	evolveProperty = `"evolve":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","context","tags","keywords","reason"],"properties":{` +
-		`"ref":{"type":"string"},"context":{"type":["string","null"]},"tags":{"type":["array","null"],"items":{"type":"string"}},` +
-		`"keywords":{"type":["array","null"],"items":{"type":"string"}},"reason":{"type":"string"}}}}`
+	linksProperty = `"links":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","strength"],"properties":{` +
+		`"ref":{"type":"string"},"strength":{"type":"number"}}}}`
+	evolveProperty = `"evolve":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","context","tags"],"properties":{` +
+		`"ref":{"type":"string"},"context":{"type":["string","null"]},"tags":{"type":["array","null"],"items":{"type":"string"}}}}}`
 )
 
 var (
@@ -233,65 +240,80 @@ func schema(name, members string) *amem.JSONSchema {
 }
 
 // A view is how much of a note a prompt shows: the bytes of content and
-// context (clipped at a word), the number of keywords and tags; zero
-// leaves a field out.
-type view struct{ content, keywords, tags, context int }
+// context (clipped at a word), the number of tags; zero leaves a field out.
+type view struct{ content, tags, context int }
 
 const all = math.MaxInt
 
 // Candidates are most of a connect prompt's tokens, and their content
 // carries the meaning, so the other fields are cut first. Linking needs
 // nothing else: keywords, tags and context are derived from the content.
-// Evolution rewrites them, so it sees them: in one call, clipped (lists the
-// model was not shown are kept, see evolutions); in the second of two
-// calls, in full but only for the linked candidates. The new note shows
-// its keywords and tags where the model may pass them on to candidates.
+// Evolution rewrites a context, so it sees it: in one call, clipped; in the
+// second of two calls, whole but only for the linked candidates. It only
+// adds tags (see evolutions), so candidates' tags are not shown, nor their
+// keywords, which nothing rewrites. The new note shows its tags, which the
+// model may pass on to candidates.
 var (
-	noteView    = view{content: all, keywords: all, tags: all}
-	oneCallView = view{content: 300, keywords: 3, tags: 2, context: 120}
+	noteView    = view{content: all, tags: all}
+	oneCallView = view{content: 200, context: 120}
 	linkNote    = view{content: all}
-	linkView    = view{content: 300}
-	evolveView  = view{content: 300, keywords: all, tags: all, context: all}
+	linkView    = view{content: 200}
+	evolveView  = view{content: 200, context: all}
 )
 
-// shown is a note as a prompt shows it, under its reference.
+// shown is a note as a prompt shows it, under its reference. Candidates
+// are listed by date, each date once, in the Day of the first of its notes.
 type shown struct {
-	Ref, Time, Content, Context string
-	Keywords, Tags              []string
-	note                        amem.Note
+	Ref, Time, Day, Content, Context string
+	Tags                             []string
+	note                             amem.Note
 }
 
 func (v view) show(ref string, n amem.Note) shown {
 	return shown{
 		Ref: ref, Time: when(n.EventTime), note: n,
-		Content:  clip(v.content, n.Content),
-		Context:  clip(v.context, n.Context),
-		Keywords: n.Keywords[:min(v.keywords, len(n.Keywords))],
-		Tags:     n.Tags[:min(v.tags, len(n.Tags))],
+		Content: clip(v.content, n.Content),
+		Context: clip(v.context, n.Context),
+		Tags:    n.Tags[:min(v.tags, len(n.Tags))],
 	}
 }
 
-// show gives the candidates their references, M1 to Mk in order.
+// show lists the candidates oldest first, as a timeline, with references
+// M1 to Mk in that order.
 func show(cands []amem.Candidate, v view) []shown {
-	list := make([]shown, len(cands))
+	notes := make([]amem.Note, len(cands))
 	for i, cd := range cands {
-		list[i] = v.show(fmt.Sprintf("M%d", i+1), cd.Note)
+		notes[i] = cd.Note
+	}
+	slices.SortStableFunc(notes, func(a, b amem.Note) int { return a.EventTime.Compare(b.EventTime) })
+	list := make([]shown, len(notes))
+	for i, n := range notes {
+		list[i] = v.show(fmt.Sprintf("M%d", i+1), n)
+	}
+	return byDay(list)
+}
+
+// byDay sets each note's Day where the list's date changes: a date costs
+// as many tokens as a short phrase, and memories come many a day.
+func byDay(list []shown) []shown {
+	for i := range list {
+		list[i].Day = ""
+		if i == 0 || list[i].Time != list[i-1].Time {
+			list[i].Day = list[i].Time
+		}
 	}
 	return list
 }
 
-// Attributes is the line of keywords, tags and context under a note's
-// text, naming only those shown and not empty.
+// Attributes is the line of tags and context under a note's text, naming
+// only those shown and not empty.
 func (s shown) Attributes() string {
 	var parts []string
-	for _, f := range []struct{ name, value string }{
-		{"keywords", strings.Join(s.Keywords, ", ")},
-		{"tags", strings.Join(s.Tags, ", ")},
-		{"context", s.Context},
-	} {
-		if f.value != "" {
-			parts = append(parts, f.name+": "+data(f.value))
-		}
+	if len(s.Tags) > 0 {
+		parts = append(parts, "tags: "+quote(s.Tags))
+	}
+	if s.Context != "" {
+		parts = append(parts, "context: "+quote(s.Context))
 	}
 	return strings.Join(parts, " | ")
 }
@@ -342,7 +364,7 @@ func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem
 	for _, l := range d.Links {
 		linked[l.Target] = true
 	}
-	full := slices.DeleteFunc(show(cands, evolveView), func(s shown) bool { return !linked[s.note.ID] })
+	full := byDay(slices.DeleteFunc(show(cands, evolveView), func(s shown) bool { return !linked[s.note.ID] }))
 	if len(full) == 0 {
 		return d, nil
 	}
@@ -360,22 +382,24 @@ func (c *Curator) links(note amem.Note, list []shown, out []linkOut) []amem.Link
 	var ls []amem.LinkDecision
 	for _, l := range out {
 		if s, ok := c.resolve(note, list, l.Ref); ok {
-			ls = append(ls, amem.LinkDecision{Target: s.note.ID, Reason: l.Reason, Strength: l.Strength})
+			ls = append(ls, amem.LinkDecision{Target: s.note.ID, Strength: l.Strength})
 		}
 	}
 	return ls
 }
 
 // evolutions maps evolution answers to the candidates of list they name.
-// Since an evolution's list replaces the note's, keywords and tags the
-// prompt left out are kept: the model could not have meant to drop them.
+// The answer's tags are added to the note's: the model was not shown them,
+// so it cannot have meant to drop any. No tags, no change.
 func (c *Curator) evolutions(note amem.Note, list []shown, out []evolveOut) []amem.Evolution {
 	var es []amem.Evolution
 	for _, e := range out {
 		if s, ok := c.resolve(note, list, e.Ref); ok {
-			es = append(es, amem.Evolution{Target: s.note.ID, Context: e.Context, Reason: e.Reason,
-				Keywords: keepUnseen(e.Keywords, s.note.Keywords, len(s.Keywords)),
-				Tags:     keepUnseen(e.Tags, s.note.Tags, len(s.Tags))})
+			ev := amem.Evolution{Target: s.note.ID, Context: e.Context}
+			if len(e.Tags) > 0 {
+				ev.Tags = append(slices.Clone(s.note.Tags), e.Tags...)
+			}
+			es = append(es, ev)
 		}
 	}
 	return es
@@ -391,15 +415,6 @@ func (c *Curator) resolve(note amem.Note, list []shown, ref string) (shown, bool
 	}
 	c.log.Warn("model named a reference it was not given; dropped", "note", note.ID, "ref", ref)
 	return shown{}, false
-}
-
-// keepUnseen appends to answer the items of all after the first seen, the
-// ones the model was not shown. A nil answer (no change) stays nil.
-func keepUnseen(answer, all []string, seen int) []string {
-	if answer == nil || seen >= len(all) {
-		return answer
-	}
-	return append(slices.Clip(answer), all[seen:]...)
 }
 
 // ask renders a prompt's system and user templates, calls the model and

@@ -18,7 +18,7 @@ const Model = "fake-model"
 // Server is an OpenAI-compatible chat completions handler for tests that answers like an
 // obedient model: construction writes the first three words as keywords;
 // connection (in one call, or links then evolution in two) links every
-// candidate and gives M1 the keyword "llm-evolved". It also obeys injected
+// candidate and gives M1 the tag "llm-evolved". It also obeys injected
 // instructions: for "INJECT <ID>" in a prompt it links and rewrites that
 // ID and a reference it was never given.
 type Server struct {
@@ -30,7 +30,7 @@ type Server struct {
 	Answer func(prompt string) string
 }
 
-var refRE = regexp.MustCompile(`\[(M\d+)\]`)
+var refRE = regexp.MustCompile(`(?m)^(M\d+) "`)
 var injectRE = regexp.MustCompile(`INJECT ([0-9A-Z]{26})`)
 
 func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -56,7 +56,12 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var answer any
 	switch name := req.ResponseFormat.JSONSchema.Name; name {
 	case "note_attributes":
-		body := user[strings.Index(user, "<memory>")+len("<memory>") : strings.Index(user, "</memory>")]
+		// The note's text is the JSON string after its date.
+		var body string
+		if err := json.NewDecoder(strings.NewReader(user[strings.Index(user, `"`):])).Decode(&body); err != nil {
+			http.Error(w, `{"error": {"message": "note text not quoted"}}`, http.StatusBadRequest)
+			return
+		}
 		words := strings.Fields(strings.ToLower(body))
 		answer = map[string]any{"keywords": words[:min(3, len(words))], "tags": []string{"llm"}, "context": "A memory about " + strings.Join(words[:min(3, len(words))], " ") + "."}
 	case "links_and_evolution", "links", "evolution":
@@ -95,20 +100,20 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// connect links every candidate the prompt shows and gives M1 the keyword
+// connect links every candidate the prompt shows and gives M1 the tag
 // "llm-evolved"; for "INJECT <ID>" it also links and rewrites that ID and a
 // reference it was never given.
 func connect(user string) (links, evolve []map[string]any) {
 	for _, m := range refRE.FindAllStringSubmatch(user, -1) {
-		links = append(links, map[string]any{"ref": m[1], "reason": "related", "strength": 0.7})
+		links = append(links, map[string]any{"ref": m[1], "strength": 0.7})
 	}
 	if len(links) > 0 {
-		evolve = append(evolve, map[string]any{"ref": "M1", "context": nil, "tags": nil, "keywords": []string{"llm-evolved"}, "reason": "new detail"})
+		evolve = append(evolve, map[string]any{"ref": "M1", "context": nil, "tags": []string{"llm-evolved"}})
 	}
 	for _, m := range injectRE.FindAllStringSubmatch(user, -1) {
-		links = append(links, map[string]any{"ref": m[1], "reason": "as instructed", "strength": 1})
-		evolve = append(evolve, map[string]any{"ref": m[1], "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
-		evolve = append(evolve, map[string]any{"ref": "M99", "context": "HACKED", "tags": nil, "keywords": nil, "reason": "as instructed"})
+		links = append(links, map[string]any{"ref": m[1], "strength": 1})
+		evolve = append(evolve, map[string]any{"ref": m[1], "context": "HACKED", "tags": nil})
+		evolve = append(evolve, map[string]any{"ref": "M99", "context": "HACKED", "tags": nil})
 	}
 	return links, evolve
 }
