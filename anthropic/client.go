@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
@@ -29,6 +30,11 @@ type Client struct {
 	timeout   time.Duration
 	// sem holds one token per call in flight.
 	sem chan struct{}
+	// structured is Config.StructuredOutput; useTool is set once the
+	// model has rejected JSON outputs under StructuredAuto, so that later
+	// calls don't pay for a rejected request each.
+	structured StructuredOutput
+	useTool    atomic.Bool
 }
 
 var _ amem.LLM = (*Client)(nil)
@@ -61,6 +67,13 @@ func New(cfg Config) (*Client, error) {
 	if cfg.MaxTokens <= 0 {
 		cfg.MaxTokens = DefaultMaxTokens
 	}
+	switch cfg.StructuredOutput {
+	case "":
+		cfg.StructuredOutput = StructuredAuto
+	case StructuredAuto, StructuredJSON, StructuredTool:
+	default:
+		return nil, fmt.Errorf("anthropic: %w: StructuredOutput %q: use %q, %q or %q", amem.ErrInvalid, cfg.StructuredOutput, StructuredAuto, StructuredJSON, StructuredTool)
+	}
 
 	// The SDK's retry loop is used rather than one of our own: its source
 	// (internal/requestconfig, v2.17.0) retries connection errors,
@@ -84,18 +97,22 @@ func New(cfg Config) (*Client, error) {
 	}
 	sc := sdk.NewClient(opts...)
 	return &Client{
-		messages:  sc.Messages,
-		model:     cfg.Model,
-		maxTokens: cfg.MaxTokens,
-		timeout:   cfg.Timeout,
-		sem:       make(chan struct{}, cfg.MaxConcurrency),
+		messages:   sc.Messages,
+		model:      cfg.Model,
+		maxTokens:  cfg.MaxTokens,
+		timeout:    cfg.Timeout,
+		structured: cfg.StructuredOutput,
+		sem:        make(chan struct{}, cfg.MaxConcurrency),
 	}, nil
 }
 
-// Complete sends req as one Messages call. With req.Schema it defines a
-// single tool named Schema.Name whose input schema is Schema.Schema and
-// forces the model to call it; Text is then the tool's input, a JSON
-// object. Without a Schema, Text is the reply's text blocks joined.
+// Complete sends req as one Messages call. With req.Schema it asks for
+// JSON outputs (output_config.format) with Schema.Schema, and Text is the
+// JSON the reply's text holds; or, as Config.StructuredOutput says or when
+// the model rejects JSON outputs, it defines a single tool named
+// Schema.Name with the schema as input schema and forces the model to call
+// it, and Text is the tool's input. Without a Schema, Text is the reply's
+// text blocks joined.
 //
 // req.Temperature is ignored: the API version this SDK speaks
 // (2026-10-21) has no temperature parameter.
@@ -104,7 +121,8 @@ func New(cfg Config) (*Client, error) {
 // retried when it is returned, so Retryable tells the caller whether a
 // later, new call may succeed.
 func (c *Client) Complete(ctx context.Context, req amem.LLMRequest) (amem.LLMResponse, error) {
-	params, err := c.params(req)
+	tool := c.structured == StructuredTool || c.useTool.Load()
+	params, err := c.params(req, tool)
 	if err != nil {
 		return amem.LLMResponse{}, &amem.ProviderError{Provider: provider, Err: err}
 	}
@@ -118,6 +136,13 @@ func (c *Client) Complete(ctx context.Context, req amem.LLMRequest) (amem.LLMRes
 
 	var httpRes *http.Response
 	msg, err := c.messages.New(ctx, params, option.WithResponseInto(&httpRes))
+	if err != nil && req.Schema != nil && !tool && c.structured == StructuredAuto && ctx.Err() == nil && formatRejected(err) {
+		c.useTool.Store(true)
+		if params, err = c.params(req, true); err != nil {
+			return amem.LLMResponse{}, &amem.ProviderError{Provider: provider, Err: err}
+		}
+		msg, err = c.messages.New(ctx, params, option.WithResponseInto(&httpRes))
+	}
 	if err != nil {
 		return amem.LLMResponse{}, c.providerError(ctx, err, httpRes)
 	}
@@ -137,9 +162,9 @@ func (c *Client) Complete(ctx context.Context, req amem.LLMRequest) (amem.LLMRes
 	return resp, nil
 }
 
-// params translates req into the SDK's request. Its errors wrap
-// amem.ErrInvalid.
-func (c *Client) params(req amem.LLMRequest) (sdk.MessageNewParams, error) {
+// params translates req into the SDK's request, with a schema as JSON
+// outputs or, with tool, as a forced tool. Its errors wrap amem.ErrInvalid.
+func (c *Client) params(req amem.LLMRequest, tool bool) (sdk.MessageNewParams, error) {
 	maxTokens := req.MaxTokens
 	if maxTokens <= 0 {
 		maxTokens = c.maxTokens
@@ -169,9 +194,15 @@ func (c *Client) params(req amem.LLMRequest) (sdk.MessageNewParams, error) {
 		if s.Name == "" {
 			return p, fmt.Errorf("%w: schema has no name", amem.ErrInvalid)
 		}
-		var obj map[string]json.RawMessage
+		var obj map[string]any
 		if err := json.Unmarshal(s.Schema, &obj); err != nil {
 			return p, fmt.Errorf("%w: schema %q is not a JSON object: %v", amem.ErrInvalid, s.Name, err)
+		}
+		if !tool {
+			// JSON outputs cost the schema alone; a forced tool adds the
+			// API's tool-use system prompt (about 300 tokens) to each call.
+			p.OutputConfig.Format = sdk.JSONOutputFormatParam{Schema: obj}
+			return p, nil
 		}
 		tool := sdk.ToolParam{
 			Name: s.Name,
@@ -207,6 +238,23 @@ func text(msg *sdk.Message, schema *amem.JSONSchema) string {
 		}
 	}
 	return sb.String()
+}
+
+// formatRejected reports whether err is the API saying the model does not
+// do JSON outputs: a 400 that names the output format. A 400 for another
+// reason is left alone so as not to fall back for nothing.
+func formatRejected(err error) bool {
+	var apiErr *sdk.Error
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
+		return false
+	}
+	text := strings.ToLower(apiErr.RawJSON())
+	for _, s := range []string{"output_config", "output_format", "output format", "structured output", "json_schema"} {
+		if strings.Contains(text, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // finishReason normalises a stop_reason. tool_use is a normal stop: with a

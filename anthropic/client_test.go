@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -173,6 +175,7 @@ func TestComplete(t *testing.T) {
 	tests := []struct {
 		name       string
 		schema     *amem.JSONSchema
+		structured StructuredOutput
 		maxTokens  int // in the request; 0: Config's default
 		stopReason string
 		content    string
@@ -180,8 +183,17 @@ func TestComplete(t *testing.T) {
 		wantFinish string
 	}{
 		{
+			name:       "json output",
+			schema:     noteSchema,
+			stopReason: "end_turn",
+			content:    `[{"type":"text","text":` + strconv.Quote(toolInput) + `}]`,
+			wantText:   toolInput,
+			wantFinish: amem.FinishStop,
+		},
+		{
 			name:       "tool use",
 			schema:     noteSchema,
+			structured: StructuredTool,
 			stopReason: "tool_use",
 			content:    `[{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"note_metadata","input":` + toolInput + `}]`,
 			wantText:   toolInput,
@@ -223,7 +235,7 @@ func TestComplete(t *testing.T) {
 			f, srv := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, n int) {
 				writeMessage(w, "req_ok1", tt.stopReason, tt.content)
 			})
-			c := newClient(t, srv, Config{})
+			c := newClient(t, srv, Config{StructuredOutput: tt.structured})
 			req := userRequest()
 			req.Schema = tt.schema
 			req.MaxTokens = tt.maxTokens
@@ -264,6 +276,10 @@ func TestComplete(t *testing.T) {
 			if err := json.Unmarshal(tt.schema.Schema, &schema); err != nil {
 				t.Fatal(err)
 			}
+			if tt.structured != StructuredTool {
+				checkJSONOutput(t, body, schema)
+				return
+			}
 			wantTools := []any{map[string]any{
 				"name":         tt.schema.Name,
 				"description":  tt.schema.Description,
@@ -278,6 +294,83 @@ func TestComplete(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkJSONOutput checks that body asks for JSON outputs with schema and
+// defines no tool.
+func checkJSONOutput(t *testing.T, body map[string]any, schema any) {
+	t.Helper()
+	want := map[string]any{"format": map[string]any{"type": "json_schema", "schema": schema}}
+	if !reflect.DeepEqual(body["output_config"], want) {
+		t.Errorf("output_config = %#v, want %#v", body["output_config"], want)
+	}
+	if _, ok := body["tools"]; ok {
+		t.Errorf("tools sent with JSON outputs: %v", body["tools"])
+	}
+}
+
+// A model without JSON outputs answers 400 naming the format; the client
+// then asks again with a forced tool, and keeps to tool use afterwards. A
+// 400 for another reason is not retried.
+func TestCompleteFallsBackToTool(t *testing.T) {
+	toolInput := `{"keywords":["Alice"],"context":"c"}`
+	f, srv := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, n int) {
+		if n == 1 {
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("request-id", "req_400")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"type":"error","error":{"type":"invalid_request_error","message":"output_config.format: structured outputs are not supported by this model"},"request_id":"req_400"}`)
+			return
+		}
+		writeMessage(w, fmt.Sprintf("req_%d", n), "tool_use", `[{"type":"tool_use","id":"toolu_01","name":"note_metadata","input":`+toolInput+`}]`)
+	})
+	c := newClient(t, srv, Config{})
+	req := userRequest()
+	req.Schema = noteSchema
+	for i := range 2 {
+		got, err := c.Complete(context.Background(), req)
+		if err != nil || got.Text != toolInput {
+			t.Fatalf("call %d: %+v, %v", i, got, err)
+		}
+	}
+	f.mu.Lock()
+	reqs := slices.Clone(f.reqs)
+	f.mu.Unlock()
+	if len(reqs) != 3 {
+		t.Fatalf("%d requests, want 3 (JSON outputs, then a tool twice)", len(reqs))
+	}
+	var schema any
+	if err := json.Unmarshal(noteSchema.Schema, &schema); err != nil {
+		t.Fatal(err)
+	}
+	checkJSONOutput(t, reqs[0], schema)
+	for _, r := range reqs[1:] {
+		if _, ok := r["output_config"]; ok || r["tool_choice"] == nil {
+			t.Errorf("after the fallback: output_config %v, tool_choice %v", r["output_config"], r["tool_choice"])
+		}
+	}
+
+	t.Run("other 400s are errors", func(t *testing.T) {
+		f, srv := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, n int) {
+			writeError(w, http.StatusBadRequest, "req_bad", "invalid_request_error", nil)
+		})
+		_, err := newClient(t, srv, Config{}).Complete(context.Background(), req)
+		var pe *amem.ProviderError
+		if !errors.As(err, &pe) || pe.Status != http.StatusBadRequest || f.calls.Load() != 1 {
+			t.Fatalf("err %v after %d calls, want the 400 after one", err, f.calls.Load())
+		}
+	})
+	t.Run("StructuredJSON does not fall back", func(t *testing.T) {
+		f, srv := newFakeAPI(t, func(w http.ResponseWriter, r *http.Request, n int) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"type":"error","error":{"type":"invalid_request_error","message":"output_config.format: not supported"}}`)
+		})
+		_, err := newClient(t, srv, Config{StructuredOutput: StructuredJSON}).Complete(context.Background(), req)
+		if err == nil || f.calls.Load() != 1 {
+			t.Fatalf("err %v after %d calls", err, f.calls.Load())
+		}
+	})
 }
 
 func TestCompleteRetries(t *testing.T) {

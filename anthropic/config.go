@@ -46,7 +46,26 @@ type Config struct {
 	// HTTPClient sends the requests (nil: http.DefaultClient). Its own
 	// Timeout, if any, also applies to each attempt.
 	HTTPClient *http.Client
+	// StructuredOutput is how a request's schema is enforced (default
+	// StructuredAuto).
+	StructuredOutput StructuredOutput
 }
+
+// StructuredOutput says how a schema is asked for.
+type StructuredOutput string
+
+const (
+	// StructuredAuto asks for JSON outputs and, the first time the model
+	// rejects them (models older than Claude's 4.5 generation do), falls
+	// back to a forced tool for the life of the Client.
+	// The zero value means StructuredAuto.
+	StructuredAuto StructuredOutput = "auto"
+	// StructuredJSON asks for JSON outputs (output_config.format) only.
+	StructuredJSON StructuredOutput = "json"
+	// StructuredTool forces a tool whose input schema is the schema. Each
+	// call then also pays the API's tool-use system prompt.
+	StructuredTool StructuredOutput = "tool"
+)
 
 // ConfigFromEnv reads a Config from the environment. The SDK's own
 // variables come first and amem's override them, so that one shell can

@@ -6,10 +6,17 @@
 //
 // One non-streaming Messages call per Complete: a system prompt, user and
 // assistant turns of text, and max_tokens. When the request carries an
-// amem.JSONSchema the client defines a single tool named after the schema,
-// with the schema as its input_schema, and forces it with tool_choice
-// {"type":"tool"}; the tool's input is returned as the JSON text of
-// LLMResponse.Text. Without a schema, Text is the reply's text blocks joined.
+// amem.JSONSchema the client asks for JSON outputs, output_config.format
+// {"type":"json_schema"}, and the reply's text is the JSON. Models that
+// don't do JSON outputs (before Claude's 4.5 generation) answer 400 naming
+// the format; the client then asks again with a single tool named after
+// the schema, with the schema as its input_schema, forced with tool_choice
+// {"type":"tool"}, returns the tool's input as LLMResponse.Text, and keeps
+// to tool use for its life (Config.StructuredOutput picks either way
+// outright). JSON outputs come first because a forced tool also costs the
+// API's tool-use system prompt, about 300 tokens a call, which is a fifth
+// of a curator's Add. Without a schema, Text is the reply's text blocks
+// joined.
 // Stop reasons map to amem's finish reasons: end_turn, stop_sequence and
 // tool_use to FinishStop, max_tokens (and model_context_window_exceeded) to
 // FinishLength, refusal to FinishRefusal. Usage comes from input_tokens and

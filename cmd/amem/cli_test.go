@@ -203,43 +203,60 @@ func modelDirForTest(t *testing.T) string {
 }
 
 // TestCLIWithLLMFromEnvironment is the documented set-up: AMEM_LLM names
-// the provider and model, OPENAI_BASE_URL the server. Notes get
-// LLM-written attributes and links; requests ask for a json_schema.
+// the provider and model, OPENAI_BASE_URL or ANTHROPIC_BASE_URL the
+// server. Notes get LLM-written attributes and links; requests ask for
+// structured output with the schema (OpenAI's response_format json_schema,
+// Anthropic's JSON outputs).
 func TestCLIWithLLMFromEnvironment(t *testing.T) {
-	model := &fakellm.Server{}
-	srv := httptest.NewServer(model)
-	defer srv.Close()
-	t.Setenv("AMEM_LLM", "openai:"+fakellm.Model)
-	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
-	t.Setenv("OPENAI_API_KEY", "sk-test")
-	db := filepath.Join(t.TempDir(), "llm.db")
-	mustCLI(t, "", "add", "--db", db, "--namespace", "ns", "support group on tuesday")
-	id := strings.TrimSpace(mustCLI(t, "", "add", "--db", db, "--namespace", "ns", "support group moved to wednesday"))
-	var n map[string]any
-	if err := json.Unmarshal([]byte(mustCLI(t, "", "show", "--db", db, "--json", id)), &n); err != nil {
-		t.Fatal(err)
-	}
-	if n["context"] != "A memory about support group moved." || len(n["links"].([]any)) != 1 {
-		t.Fatalf("note not curated by the LLM: %v", n)
-	}
-	var stats []map[string]any
-	if err := json.Unmarshal([]byte(mustCLI(t, "", "stats", "--db", db, "--json")), &stats); err != nil {
-		t.Fatal(err)
-	}
-	tokens := stats[0]["tokens"].(map[string]any)
-	// Two constructions and one connection (the first note had no candidates).
-	if tokens["prompt_tokens"] != 900.0 || tokens["completion_tokens"] != 120.0 {
-		t.Fatalf("stats tokens %v", tokens)
-	}
-	model.Mu.Lock()
-	defer model.Mu.Unlock()
-	for _, f := range model.Formats {
-		if f != "json_schema" {
-			t.Fatalf("response_format %q, want json_schema", f)
-		}
-	}
-	if len(model.Formats) != 3 {
-		t.Fatalf("%d model calls, want 3", len(model.Formats))
+	for _, tc := range []struct {
+		provider string
+		env      func(url string)
+	}{
+		{"openai", func(url string) {
+			t.Setenv("OPENAI_BASE_URL", url+"/v1")
+			t.Setenv("OPENAI_API_KEY", "sk-test")
+		}},
+		{"anthropic", func(url string) {
+			t.Setenv("ANTHROPIC_BASE_URL", url)
+			t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+		}},
+	} {
+		t.Run(tc.provider, func(t *testing.T) {
+			model := &fakellm.Server{}
+			srv := httptest.NewServer(model)
+			defer srv.Close()
+			t.Setenv("AMEM_LLM", tc.provider+":"+fakellm.Model)
+			tc.env(srv.URL)
+			db := filepath.Join(t.TempDir(), "llm.db")
+			mustCLI(t, "", "add", "--db", db, "--namespace", "ns", "support group on tuesday")
+			id := strings.TrimSpace(mustCLI(t, "", "add", "--db", db, "--namespace", "ns", "support group moved to wednesday"))
+			var n map[string]any
+			if err := json.Unmarshal([]byte(mustCLI(t, "", "show", "--db", db, "--json", id)), &n); err != nil {
+				t.Fatal(err)
+			}
+			if n["context"] != "A memory about support group moved." || len(n["links"].([]any)) != 1 {
+				t.Fatalf("note not curated by the LLM: %v", n)
+			}
+			var stats []map[string]any
+			if err := json.Unmarshal([]byte(mustCLI(t, "", "stats", "--db", db, "--json")), &stats); err != nil {
+				t.Fatal(err)
+			}
+			tokens := stats[0]["tokens"].(map[string]any)
+			// Two constructions and one connection (the first note had no candidates).
+			if tokens["prompt_tokens"] != 900.0 || tokens["completion_tokens"] != 120.0 {
+				t.Fatalf("stats tokens %v", tokens)
+			}
+			model.Mu.Lock()
+			defer model.Mu.Unlock()
+			for _, f := range model.Formats {
+				if f != "json_schema" {
+					t.Fatalf("structured output %q, want json_schema", f)
+				}
+			}
+			if len(model.Formats) != 3 {
+				t.Fatalf("%d model calls, want 3", len(model.Formats))
+			}
+		})
 	}
 }
 
