@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 )
 
 // Bounds on what the curator may write, applied after it answers.
@@ -88,7 +89,7 @@ func (m *Memory) enrich(ctx context.Context, ns, id string, due func(Note) bool)
 			// Cancelled, not failed: the note stays pending for a retry.
 			return Note{}, false, err
 		}
-		if ferr := m.markFailed(ctx, n, err); ferr != nil {
+		if ferr := m.markFailed(ctx, n, err, plan.usage); ferr != nil {
 			return Note{}, true, errors.Join(err, ferr)
 		}
 		m.log.Warn("enrichment failed", "namespace", ns, "note", id, "err", err)
@@ -151,13 +152,30 @@ func (m *Memory) EnrichPending(ctx context.Context, ns string, limit int) (done,
 // plan is everything the curator decided for one note, validated and
 // re-embedded, ready to be written in one transaction.
 type plan struct {
-	note      Note          // the enriched note, new embedding, Version not yet bumped
-	base      Note          // the note as read before enrichment
-	links     []Link        // from note to shown candidates
-	evolved   []evolvedNote // candidates to rewrite
-	construct Usage
-	connect   Usage
-	evolve    Usage
+	note    Note          // the enriched note, new embedding, Version not yet bumped
+	base    Note          // the note as read before enrichment
+	links   []Link        // from note to shown candidates
+	evolved []evolvedNote // candidates to rewrite
+	usage   usage
+}
+
+// usage is the tokens the curator spent on a note, by operation; paid for
+// whether or not its answers could be used.
+type usage struct{ construct, connect, evolve Usage }
+
+func (u usage) record(tx Tx, ns, id string, at time.Time) error {
+	for _, op := range []struct {
+		name string
+		u    Usage
+	}{{"construct", u.construct}, {"connect", u.connect}, {"evolve", u.evolve}} {
+		if op.u == (Usage{}) {
+			continue
+		}
+		if err := tx.RecordUsage(UsageRecord{Namespace: ns, NoteID: id, Operation: op.name, Usage: op.u, At: at}); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 type evolvedNote struct {
@@ -166,16 +184,20 @@ type evolvedNote struct {
 	reason string
 }
 
+// plan asks the curator about a note. The plan is never nil: on an error
+// it holds the tokens spent before it.
 func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	cur := m.opts.Curator
+	p := &plan{base: base}
 	if err := m.warmCurator(ctx, base.Namespace); err != nil {
-		return nil, err
+		return p, err
 	}
 	n := base.Clone()
 
 	attrs, err := cur.Construct(ctx, n)
+	p.usage.construct = attrs.Usage
 	if err != nil {
-		return nil, fmt.Errorf("construct: %w", err)
+		return p, fmt.Errorf("construct: %w", err)
 	}
 	// Caller-given and earlier terms come first; the curator adds to them.
 	n.Keywords = cleanTerms(append(slices.Clone(n.Keywords), attrs.Keywords...), curatorKeywords)
@@ -185,19 +207,19 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	}
 	vecs, err := m.embed(ctx, []string{m.opts.EmbedText(n)})
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	n.Embedding = vecs[0]
 
 	cands, err := m.candidates(ctx, n)
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	dec, err := cur.Connect(ctx, n, cands)
+	p.usage.connect, p.usage.evolve = dec.Usage, dec.EvolveUsage
 	if err != nil {
-		return nil, fmt.Errorf("connect: %w", err)
+		return p, fmt.Errorf("connect: %w", err)
 	}
-	p := &plan{base: base, construct: attrs.Usage, connect: dec.Usage, evolve: dec.EvolveUsage}
 	shown := make(map[string]Note, len(cands))
 	for _, c := range cands {
 		shown[c.Note.ID] = c.Note
@@ -254,7 +276,7 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	texts = append(texts, m.opts.EmbedText(n))
 	vecs, err = m.embed(ctx, texts)
 	if err != nil {
-		return nil, err
+		return p, err
 	}
 	for i := range p.evolved {
 		p.evolved[i].next.Embedding = vecs[i]
@@ -421,18 +443,7 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 			if len(reembed) > 0 {
 				return errRetryApply
 			}
-			for _, u := range []struct {
-				op string
-				u  Usage
-			}{{"construct", p.construct}, {"connect", p.connect}, {"evolve", p.evolve}} {
-				if u.u == (Usage{}) {
-					continue
-				}
-				if err := tx.RecordUsage(UsageRecord{Namespace: ns, NoteID: id, Operation: u.op, Usage: u.u, At: note.UpdatedAt}); err != nil {
-					return err
-				}
-			}
-			return nil
+			return p.usage.record(tx, ns, id, note.UpdatedAt)
 		})
 		if !errors.Is(err, errRetryApply) {
 			return err
@@ -511,15 +522,20 @@ func (m *Memory) applyEvolution(tx Tx, ix *indexOps, by Note, ev *evolvedNote, r
 	return nil
 }
 
-func (m *Memory) markFailed(ctx context.Context, n Note, cause error) error {
+// markFailed records a failed enrichment and the tokens it spent.
+func (m *Memory) markFailed(ctx context.Context, n Note, cause error, spent usage) error {
 	msg := cleanText(cause.Error(), 1024)
 	return m.writeUnit(ctx, n.Namespace, func(tx Tx, _ *indexOps) error {
 		cur, err := tx.Note(n.Namespace, n.ID)
 		if err != nil {
 			return err
 		}
-		cur.Enrichment = Enrichment{State: EnrichFailed, Error: msg, Attempts: cur.Enrichment.Attempts + 1, At: m.opts.Now().UTC()}
-		return tx.UpdateNote(cur)
+		now := m.opts.Now().UTC()
+		cur.Enrichment = Enrichment{State: EnrichFailed, Error: msg, Attempts: cur.Enrichment.Attempts + 1, At: now}
+		if err := tx.UpdateNote(cur); err != nil {
+			return err
+		}
+		return spent.record(tx, n.Namespace, n.ID, now)
 	})
 }
 

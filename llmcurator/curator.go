@@ -186,7 +186,7 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 		return nil
 	})
 	if err != nil {
-		return amem.Attributes{Usage: usage}, fmt.Errorf("construct: %w", err)
+		return amem.Attributes{Usage: usage}, err
 	}
 	return amem.Attributes{Keywords: out.Keywords, Tags: out.Tags, Context: out.Context, Usage: usage}, nil
 }
@@ -341,7 +341,7 @@ func (c *Curator) connectOnce(ctx context.Context, note amem.Note, cands []amem.
 	usage, err := c.ask(ctx, connectPrompt, connectData(note, noteView, list), connectSchema, &out, nil)
 	d := amem.Decision{Usage: usage}
 	if err != nil {
-		return d, fmt.Errorf("connect: %w", err)
+		return d, err
 	}
 	d.Links = c.links(note, list, out.Links)
 	d.Evolve = c.evolutions(note, list, out.Evolve)
@@ -357,7 +357,7 @@ func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem
 	usage, err := c.ask(ctx, linksPrompt, connectData(note, linkNote, list), linksSchema, &links, nil)
 	d := amem.Decision{Usage: usage}
 	if err != nil {
-		return d, fmt.Errorf("connect: %w", err)
+		return d, err
 	}
 	d.Links = c.links(note, list, links.Links)
 	linked := make(map[string]bool, len(d.Links))
@@ -371,7 +371,7 @@ func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem
 	var evolve evolutionOut
 	d.EvolveUsage, err = c.ask(ctx, evolvePrompt, connectData(note, noteView, full), evolutionSchema, &evolve, nil)
 	if err != nil {
-		return d, fmt.Errorf("connect: evolve: %w", err)
+		return d, fmt.Errorf("evolve: %w", err)
 	}
 	d.Evolve = c.evolutions(note, full, evolve.Evolve)
 	return d, nil
