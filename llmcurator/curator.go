@@ -9,30 +9,32 @@
 // quoted as a JSON string it cannot close, and the system prompts say it
 // is data, never instructions.
 //
+// # What a prompt shows
+//
+// Every field shown or asked for is paid for on every Add, so prompts show
+// what the method needs and no more. Candidates are listed oldest first,
+// each date once, with their text clipped at 200 bytes and their context
+// at 120; not their keywords (nothing rewrites them) nor their tags
+// (evolution only adds tags, so the model need not see them). The schemas
+// ask for no reasons. Estimated on 100 LoCoMo turns with 10 candidates each
+// (TestPromptTokens; scripts/count-tokens.sh counts the same text with
+// o200k_base), an Add costs about 1,180 tokens with one call: 180 + 45
+// (prompt + completion) to construct, 900 + 55 to connect, the completions
+// being what the offline curator decides for the same notes. The A-Mem
+// paper's figure is 1,200.
+//
 // # One call or two
 //
 // Connect decides links and evolutions in one call (OneCall, the default)
-// or two (TwoCalls): links over compact candidates, then, only if something
-// was linked, the evolutions of the linked candidates. The candidates are
-// most of the cost, so the difference is what each shows of them: one call
-// shows all ten with clipped attributes, since any of them may evolve; two
-// calls show their text alone, then the linked ones again with all their
-// attributes, paying the system prompt, the new note and a schema twice.
-// Estimated on LoCoMo turns (characters/4 over the rendered requests and
-// schemas; TestPromptTokens) with 10 candidates, an Add costs about 1,440
-// prompt tokens with one call, and with two about 940 when nothing is
-// linked, plus about 370 for the first link and 95 for each further one:
-// 1,500 at three links. Two calls cost less for an Add that links two
-// candidates or fewer, and see whole the attributes they rewrite; one call
-// is one round trip and costs less at the three links assumed typical,
-// hence the default. Which decides better is not measured: no model was
-// reachable.
-//
-// Both miss the paper's 1,200 tokens: construction costs about 200, and
-// ten candidates' dated, fenced text alone about 530. Getting under it
-// would take clipping candidate text harder, fewer candidates, or not
-// showing contexts to the one-call prompt, which would then rewrite them
-// unseen (about 1,230 per Add).
+// or two (TwoCalls): links over the candidates' text alone, then, only if
+// something was linked, the evolutions of the linked candidates with their
+// whole context. Two calls pay the system prompt, the new note and a schema
+// twice, and on the same measure cost about 1,235 tokens per Add: the
+// first call's prompt is about 570, the second's 435. They are cheaper only
+// for Adds that link nothing (about 820 tokens), and the offline curator
+// links 3 candidates per Add on LoCoMo, 88 Adds in 100 at least one. So one
+// call is the default, and one round trip. Which decides better is not measured: no
+// model was reachable.
 package llmcurator
 
 import (
