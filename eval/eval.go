@@ -57,8 +57,20 @@ func ParseMode(s string) (Mode, error) {
 	return "", fmt.Errorf("unknown mode %q; use one of %s", s, strings.Join(names, ", "))
 }
 
-// RecallKs are the cut-offs at which recall and hit are reported.
+// RecallKs are the cut-offs at which recall and hit are reported, with
+// the run's K (see cutoffs).
 var RecallKs = []int{1, 5, 10, 25, 50}
+
+// cutoffs are RecallKs and k, in order: the table's headline is recall at
+// the run's own K, whichever it is.
+func cutoffs(k int) []int {
+	if slices.Contains(RecallKs, k) {
+		return RecallKs
+	}
+	ks := append(slices.Clone(RecallKs), k)
+	slices.Sort(ks)
+	return ks
+}
 
 // Config says what to run. Zero fields mean the defaults.
 type Config struct {
@@ -332,7 +344,7 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 			if len(q.Evidence) > 0 {
 				qr.Recall = map[string]float64{}
 				qr.Hit = map[string]float64{}
-				for _, k := range RecallKs {
+				for _, k := range cutoffs(cfg.K) {
 					list := qr.Retrieved
 					if k > cfg.K {
 						list = qr.RetrievedDeep

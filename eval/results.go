@@ -122,7 +122,7 @@ func (r *Results) summarise(modes []Mode) {
 			if q.Recall == nil {
 				continue
 			}
-			for _, k := range RecallKs {
+			for _, k := range cutoffs(r.Config.K) {
 				agg.Add(fmt.Sprintf("recall@%d", k), q.Category, q.Recall[fmt.Sprint(k)])
 				agg.Add(fmt.Sprintf("hit@%d", k), q.Category, q.Hit[fmt.Sprint(k)])
 			}
