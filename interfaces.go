@@ -164,7 +164,10 @@ type Tx interface {
 	Versions(ns, id string) ([]Version, error)
 
 	RecordUsage(r UsageRecord) error
+	// UsageTotals sums a namespace's usage by operation, in operation
+	// order; NoteUsage the same for one note's records.
 	UsageTotals(ns string) ([]UsageTotal, error)
+	NoteUsage(ns, id string) ([]UsageTotal, error)
 	// Stats counts a namespace's notes by enrichment state, and its links.
 	Stats(ns string) (NamespaceStats, error)
 }

@@ -782,22 +782,41 @@ func cmpStrength(a, b Link) int {
 
 // History returns every version of a note, oldest first.
 func (m *Memory) History(ctx context.Context, ns, id string) ([]Version, error) {
-	if err := validID(id); err != nil {
-		return nil, err
-	}
-	if err := ValidNamespace(ns); err != nil {
-		return nil, err
-	}
 	var vs []Version
-	err := m.view(ctx, func(tx Tx) error {
-		if _, err := tx.Note(ns, id); err != nil {
-			return err
-		}
-		var err error
+	err := m.viewNote(ctx, ns, id, func(tx Tx) (err error) {
 		vs, err = tx.Versions(ns, id)
 		return err
 	})
 	return vs, err
+}
+
+// viewNote runs fn in a read transaction if the note exists; a bad
+// namespace or ID, or a missing note, is an error.
+func (m *Memory) viewNote(ctx context.Context, ns, id string, fn func(Tx) error) error {
+	if err := validID(id); err != nil {
+		return err
+	}
+	if err := ValidNamespace(ns); err != nil {
+		return err
+	}
+	return m.view(ctx, func(tx Tx) error {
+		if _, err := tx.Note(ns, id); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// NoteUsage returns the model tokens spent enriching a note, by operation
+// (construct, connect, evolve), failed attempts included. Tokens a note's
+// enrichment spent on evolving its neighbours count for it, not for them.
+func (m *Memory) NoteUsage(ctx context.Context, ns, id string) ([]UsageTotal, error) {
+	var out []UsageTotal
+	err := m.viewNote(ctx, ns, id, func(tx Tx) (err error) {
+		out, err = tx.NoteUsage(ns, id)
+		return err
+	})
+	return out, err
 }
 
 // Restore brings a note's content, time, keywords, tags, context and

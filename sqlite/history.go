@@ -129,9 +129,21 @@ func (t *tx) RecordUsage(r amem.UsageRecord) error {
 const selectUsageTotals = `SELECT operation, count(*), sum(prompt_tokens), sum(completion_tokens)
 FROM usage WHERE ns = ? GROUP BY operation ORDER BY operation`
 
+const selectNoteUsage = `SELECT operation, count(*), sum(prompt_tokens), sum(completion_tokens)
+FROM usage WHERE ns = ? AND note_id = ? GROUP BY operation ORDER BY operation`
+
 // UsageTotals sums the usage of ns by operation, in operation order.
 func (t *tx) UsageTotals(ns string) ([]amem.UsageTotal, error) {
-	rows, err := t.query(selectUsageTotals, ns)
+	return t.usageTotals(selectUsageTotals, ns)
+}
+
+// NoteUsage sums the usage recorded for one note by operation.
+func (t *tx) NoteUsage(ns, id string) ([]amem.UsageTotal, error) {
+	return t.usageTotals(selectNoteUsage, ns, id)
+}
+
+func (t *tx) usageTotals(query string, args ...any) ([]amem.UsageTotal, error) {
+	rows, err := t.query(query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("usage totals: %w", err)
 	}

@@ -20,7 +20,13 @@ var ErrSchemaTooNew = errors.New("database schema is newer than this program")
 var migrations = []string{
 	migration1,
 	migration2,
+	migration3,
 }
+
+// migration3 indexes usage by note, for a note's token costs.
+const migration3 = `
+CREATE INDEX usage_ns_note ON usage (ns, note_id);
+`
 
 // migration2 adds API keys (package auth): only the token's SHA-256 hash
 // is stored; namespaces is a JSON list.

@@ -25,7 +25,7 @@ var readQueries = []string{
 	selectNote, selectNotes, findNote, listNotes, listNotesInState,
 	selectLinksOf, selectLinkEnds,
 	lexicalSearch, selectEmbeddings,
-	selectVersions, selectUsageTotals, countNotesByState, countLinks,
+	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,
 }
 
 // writeOnlyQueries are the statements only Update transactions run.

@@ -114,6 +114,16 @@ func testUsage(t *testing.T, s amem.Store) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("UsageTotals = %+v, want %+v", got, want)
 		}
+		one, err := tx.NoteUsage(ns, recs[0].NoteID)
+		if err != nil {
+			return err
+		}
+		if want := []amem.UsageTotal{{Operation: "construct", Calls: 1, Usage: recs[0].Usage}}; !reflect.DeepEqual(one, want) {
+			t.Errorf("NoteUsage = %+v, want %+v", one, want)
+		}
+		if none, err := tx.NoteUsage(other, recs[0].NoteID); err != nil || none == nil || len(none) != 0 {
+			t.Errorf("NoteUsage in another namespace = %#v, %v; want empty", none, err)
+		}
 		none, err := tx.UsageTotals(newNS("usage-none"))
 		if err != nil {
 			return err

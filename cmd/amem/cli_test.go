@@ -237,6 +237,13 @@ func TestCLIWithLLMFromEnvironment(t *testing.T) {
 			if n["context"] != "A memory about support group moved." || len(n["links"].([]any)) != 1 {
 				t.Fatalf("note not curated by the LLM: %v", n)
 			}
+			// The note's own tokens: one construction and one connection.
+			if u, _ := json.Marshal(n["usage"]); string(u) != `[{"calls":1,"completion_tokens":40,"operation":"connect","prompt_tokens":300},{"calls":1,"completion_tokens":40,"operation":"construct","prompt_tokens":300}]` {
+				t.Fatalf("note usage %s", u)
+			}
+			if text := mustCLI(t, "", "show", "--db", db, id); !strings.Contains(text, "tokens:   connect 300 + 40 (1 call)") {
+				t.Fatalf("show:\n%s", text)
+			}
 			var stats []map[string]any
 			if err := json.Unmarshal([]byte(mustCLI(t, "", "stats", "--db", db, "--json")), &stats); err != nil {
 				t.Fatal(err)

@@ -63,14 +63,28 @@ func (a *app) showCmd() *cobra.Command {
 	var withEmb bool
 	c := &cobra.Command{
 		Use:   "show ID",
-		Short: "show one note",
+		Short: "show one note, with the model tokens its enrichment spent",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+				usage, err := mem.NoteUsage(a.ctx, n.Namespace, n.ID)
+				if err != nil {
+					return err
+				}
 				if a.jsonOut {
-					return a.printJSON(view(n, withEmb))
+					return a.printJSON(struct {
+						noteView
+						Usage []amem.UsageTotal `json:"usage"`
+					}{view(n, withEmb), usage})
 				}
 				a.printNote(n)
+				for _, u := range usage {
+					calls := "calls"
+					if u.Calls == 1 {
+						calls = "call"
+					}
+					fmt.Fprintf(a.stdout, "  tokens:   %s %d + %d (%d %s)\n", u.Operation, u.PromptTokens, u.CompletionTokens, u.Calls, calls)
+				}
 				return nil
 			})
 		},
