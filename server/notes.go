@@ -212,6 +212,19 @@ func (s *Server) noteHistory(w http.ResponseWriter, r *http.Request, _ auth.Prin
 	reply(w, http.StatusOK, historyOutput{Versions: vs})
 }
 
+type usageOutput struct {
+	Usage []amem.UsageTotal `json:"usage"`
+}
+
+func (s *Server) noteUsage(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	u, err := s.mem.NoteUsage(r.Context(), r.PathValue("ns"), r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	reply(w, http.StatusOK, usageOutput{Usage: u})
+}
+
 type restoreInput struct {
 	Version int `json:"version"`
 }

@@ -168,6 +168,7 @@ func (s *Server) routes() []route {
 		{method: "DELETE", path: ns + "/notes/{id}", h: s.deleteNote},
 		{method: "GET", path: ns + "/notes/{id}/links", h: s.noteLinks},
 		{method: "GET", path: ns + "/notes/{id}/history", h: s.noteHistory},
+		{method: "GET", path: ns + "/notes/{id}/usage", h: s.noteUsage},
 		{method: "POST", path: ns + "/notes/{id}/restore", h: s.restoreNote},
 		{method: "POST", path: ns + "/notes/{id}/enrich", h: s.enrichNote},
 		{method: "GET", path: ns + "/search", h: s.search},

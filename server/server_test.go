@@ -211,6 +211,14 @@ func TestNotesEndToEnd(t *testing.T) {
 	}) {
 		t.Fatalf("history lacks the patch as version %d: %+v", patched.Version, hist.Versions)
 	}
+	var usage struct {
+		Usage []amem.UsageTotal `json:"usage"`
+	}
+	e.must(200, "GET", base+"/notes/"+first.ID+"/usage", key, nil, &usage)
+	if usage.Usage == nil {
+		t.Fatal("usage of a note the offline curator enriched is not an empty list")
+	}
+	e.must(404, "GET", base+"/notes/01ARZ3NDEKTSV4RRFFQ69G5FAV/usage", key, nil, nil)
 	var restored amem.Note
 	e.must(200, "POST", base+"/notes/"+first.ID+"/restore", key, map[string]any{"version": 1}, &restored)
 	if restored.Content != first.Content {
