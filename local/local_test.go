@@ -3,6 +3,7 @@ package local
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -109,5 +110,30 @@ func BenchmarkAddDefault(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// An embeddings server of its own (AMEM_EMBED_BASE_URL) gets only
+// AMEM_EMBED_API_KEY: never the LLM's key or gateway headers.
+func TestEmbeddingsServerGetsOnlyItsOwnKey(t *testing.T) {
+	var auth, header []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth, header = append(auth, r.Header.Get("Authorization")), append(header, r.Header.Get("api-key"))
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"object":"list","model":"emb","data":[{"object":"embedding","index":0,"embedding":[0.6,0.8]}],"usage":{"prompt_tokens":2,"total_tokens":2}}`)
+	}))
+	defer srv.Close()
+	t.Setenv("OPENAI_BASE_URL", "https://llm.example/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-llm")
+	t.Setenv("AMEM_LLM_HEADERS", "api-key=llm-secret")
+	t.Setenv("AMEM_EMBED_BASE_URL", srv.URL+"/v1")
+	for _, key := range []string{"", "sk-emb"} {
+		t.Setenv("AMEM_EMBED_API_KEY", key)
+		if _, err := NewEmbedder(context.Background(), "openai:emb", "", nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(auth) != 2 || auth[0] != "" || auth[1] != "Bearer sk-emb" || header[0] != "" || header[1] != "" {
+		t.Fatalf("Authorization %q, api-key %q", auth, header)
 	}
 }

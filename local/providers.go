@@ -54,7 +54,9 @@ func newOpenAIEmbedder(ctx context.Context, model, baseURL string) (amem.Embedde
 	cfg := openai.ConfigFromEnv()
 	cfg.Model = model
 	if u := os.Getenv("AMEM_EMBED_BASE_URL"); u != "" {
-		cfg.BaseURL = u
+		// Another server than the LLM's: its key and headers are not sent
+		// there, only AMEM_EMBED_API_KEY.
+		cfg.BaseURL, cfg.APIKey, cfg.Headers = u, "", nil
 	}
 	if k := os.Getenv("AMEM_EMBED_API_KEY"); k != "" {
 		cfg.APIKey = k

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -573,7 +574,7 @@ func TestConfigFromEnv(t *testing.T) {
 	t.Setenv("AMEM_LLM_BASE_URL", "")
 	t.Setenv("AMEM_LLM_API_KEY", "")
 	t.Setenv("AMEM_LLM_MODEL", "gpt-4o-mini")
-	if got, want := ConfigFromEnv(), (Config{BaseURL: "https://gateway.example/v1", APIKey: "sk-openai", Model: "gpt-4o-mini"}); got != want {
+	if got, want := ConfigFromEnv(), (Config{BaseURL: "https://gateway.example/v1", APIKey: "sk-openai", Model: "gpt-4o-mini"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("OPENAI_*: %+v, want %+v", got, want)
 	}
 	t.Setenv("AMEM_LLM_API_KEY", "sk-amem")
@@ -583,7 +584,33 @@ func TestConfigFromEnv(t *testing.T) {
 	// A local server named by amem's variable does not get OpenAI's key.
 	t.Setenv("AMEM_LLM_BASE_URL", "http://localhost:11434/v1")
 	t.Setenv("AMEM_LLM_API_KEY", "")
-	if got, want := ConfigFromEnv(), (Config{BaseURL: "http://localhost:11434/v1", Model: "gpt-4o-mini"}); got != want {
+	if got, want := ConfigFromEnv(), (Config{BaseURL: "http://localhost:11434/v1", Model: "gpt-4o-mini"}); !reflect.DeepEqual(got, want) {
 		t.Errorf("AMEM_LLM_BASE_URL: %+v, want %+v", got, want)
+	}
+	t.Setenv("AMEM_LLM_HEADERS", "api-key=k1, X-Title = amem ,broken,=x")
+	if got, want := ConfigFromEnv().Headers, map[string]string{"api-key": "k1", "X-Title": "amem"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("AMEM_LLM_HEADERS: %v, want %v", got, want)
+	}
+}
+
+// An Azure-style gateway: the deployment in the base URL's path, the API
+// version in its query, the key in an api-key header and no bearer token.
+func TestCompleteGatewayHeadersAndQuery(t *testing.T) {
+	var query, apiKey string
+	srv := newFakeServer(t, func(w http.ResponseWriter, r *http.Request, n int, body map[string]any) {
+		query, apiKey = r.URL.RawQuery, r.Header.Get("api-key")
+		writeJSON(w, 200, "req_az", completion(`{"keywords":["go"]}`, "", "stop"))
+	})
+	c := newTestChat(t, srv.URL, func(c *Config) {
+		c.BaseURL = srv.URL + "/openai/deployments/gpt-4o?api-version=2024-10-21"
+		c.APIKey = ""
+		c.Headers = map[string]string{"api-key": "az-secret"}
+	})
+	if _, err := c.Complete(context.Background(), amem.LLMRequest{Messages: []amem.Message{{Role: "user", Content: "hi"}}}); err != nil {
+		t.Fatal(err)
+	}
+	r := srv.requests()[0]
+	if r.Path != "/openai/deployments/gpt-4o/chat/completions" || query != "api-version=2024-10-21" || apiKey != "az-secret" || r.Auth != "" {
+		t.Fatalf("request %s?%s, api-key %q, Authorization %q", r.Path, query, apiKey, r.Auth)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	sdk "github.com/openai/openai-go/v3"
@@ -75,6 +76,10 @@ type Config struct {
 	// BatchSize is the most inputs an Embedder sends in one request.
 	// Default DefaultBatchSize (256); Chat ignores it.
 	BatchSize int
+	// Headers are sent with every request, for gateways that want their
+	// own: Azure's api-key, OpenRouter's X-Title. A query string in
+	// BaseURL (Azure's ?api-version=...) is sent with every request too.
+	Headers map[string]string
 	// HTTPClient sends the requests. Default: the SDK's own, a clone of
 	// http.DefaultTransport that gives up on a server that sends no
 	// response headers for 10 minutes.
@@ -87,6 +92,10 @@ type Config struct {
 //	AMEM_LLM_BASE_URL, else OPENAI_BASE_URL  -> BaseURL
 //	AMEM_LLM_API_KEY,  else OPENAI_API_KEY   -> APIKey
 //	AMEM_LLM_MODEL                           -> Model
+//	AMEM_LLM_HEADERS                         -> Headers
+//
+// AMEM_LLM_HEADERS is "Name=value" pairs separated by commas, such as
+// "api-key=...,X-Title=amem".
 //
 // When AMEM_LLM_BASE_URL is set, OPENAI_API_KEY is not used: an OpenAI key
 // is not sent to some other server just because it is in the environment.
@@ -105,7 +114,26 @@ func ConfigFromEnv() Config {
 		}
 	}
 	cfg.Model = os.Getenv("AMEM_LLM_MODEL")
+	cfg.Headers = ParseHeaders(os.Getenv("AMEM_LLM_HEADERS"))
 	return cfg
+}
+
+// ParseHeaders reads "Name=value" pairs separated by commas; pairs without
+// a name or an "=" are skipped. It returns nil for no pairs.
+func ParseHeaders(s string) map[string]string {
+	var h map[string]string
+	for _, pair := range strings.Split(s, ",") {
+		name, value, ok := strings.Cut(pair, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			continue
+		}
+		if h == nil {
+			h = map[string]string{}
+		}
+		h[name] = strings.TrimSpace(value)
+	}
+	return h
 }
 
 // withDefaults fills the zero fields and checks the rest.
@@ -148,13 +176,26 @@ func (c Config) withDefaults() (Config, error) {
 // client builds the SDK client. Retries, Retry-After and the per-attempt
 // timeout are the SDK's (see doc.go for what it does and why it is enough).
 func (c Config) client() sdk.Client {
+	// The SDK joins paths onto the base URL, so its query string goes
+	// with every request instead (withDefaults checked that it parses).
+	base, _ := url.Parse(c.BaseURL)
+	query := base.Query()
+	base.RawQuery = ""
 	opts := []option.RequestOption{
-		option.WithBaseURL(c.BaseURL),
+		option.WithBaseURL(base.String()),
 		// Always set, even empty: otherwise the SDK would read
 		// OPENAI_API_KEY from the environment behind the caller's back.
 		option.WithAPIKey(c.APIKey),
 		option.WithMaxRetries(c.MaxRetries),
 		option.WithRequestTimeout(c.Timeout),
+	}
+	for name, values := range query {
+		for _, v := range values {
+			opts = append(opts, option.WithQueryAdd(name, v))
+		}
+	}
+	for name, v := range c.Headers {
+		opts = append(opts, option.WithHeader(name, v))
 	}
 	if c.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
