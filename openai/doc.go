@@ -25,6 +25,14 @@
 //	llm, err := openai.NewChat(openai.Config{BaseURL: "http://localhost:11434/v1", Model: "llama3.2"})
 //	emb, err := openai.NewEmbedder(openai.Config{BaseURL: "http://localhost:11434/v1", Model: "all-minilm"}, 384)
 //
+// Azure OpenAI deployments and other gateways with headers of their own:
+// the deployment goes in the base URL's path, the API version in its query
+// string (sent with every request), the key in Headers:
+//
+//	llm, err := openai.NewChat(openai.Config{
+//		BaseURL: "https://RESOURCE.openai.azure.com/openai/deployments/gpt-4o?api-version=2024-10-21",
+//		Headers: map[string]string{"api-key": key}, Model: "gpt-4o"})
+//
 // vLLM (vllm serve Qwen/Qwen2.5-7B-Instruct) and the llama.cpp server
 // (llama-server -m model.gguf --port 8080; add --embeddings for an
 // embedder):
