@@ -48,6 +48,7 @@ import (
 	"math"
 	"path"
 	"slices"
+	"strconv"
 	"strings"
 	"text/template"
 	"time"
@@ -392,26 +393,40 @@ func (c *Curator) links(note amem.Note, list []shown, out []linkOut) []amem.Link
 
 // evolutions maps evolution answers to the candidates of list they name.
 // The answer's tags are added to the note's: the model was not shown them,
-// so it cannot have meant to drop any. No tags, no change.
+// so it cannot have meant to drop any. No tags, no change; a blank context
+// is no change either, never an erased one. Evolutions that change
+// nothing are left out.
 func (c *Curator) evolutions(note amem.Note, list []shown, out []evolveOut) []amem.Evolution {
 	var es []amem.Evolution
 	for _, e := range out {
-		if s, ok := c.resolve(note, list, e.Ref); ok {
-			ev := amem.Evolution{Target: s.note.ID, Context: e.Context}
-			if len(e.Tags) > 0 {
-				ev.Tags = append(slices.Clone(s.note.Tags), e.Tags...)
-			}
+		s, ok := c.resolve(note, list, e.Ref)
+		if !ok {
+			continue
+		}
+		ev := amem.Evolution{Target: s.note.ID}
+		if e.Context != nil && strings.TrimSpace(*e.Context) != "" {
+			ev.Context = e.Context
+		}
+		if len(e.Tags) > 0 {
+			ev.Tags = append(slices.Clone(s.note.Tags), e.Tags...)
+		}
+		if ev.Context != nil || ev.Tags != nil {
 			es = append(es, ev)
 		}
 	}
 	return es
 }
 
-// resolve finds the candidate a reference names among those shown.
+// resolve finds the candidate a reference names among those shown. Models
+// write references loosely ("[M2]", "m2", "2", "M02"), so those forms name
+// M2 too.
 func (c *Curator) resolve(note amem.Note, list []shown, ref string) (shown, bool) {
-	ref = strings.TrimSpace(strings.Trim(ref, "[]"))
+	want := strings.ToUpper(strings.Trim(ref, "[]\"' "))
+	if n, err := strconv.Atoi(strings.TrimPrefix(want, "M")); err == nil && n > 0 {
+		want = "M" + strconv.Itoa(n)
+	}
 	for _, s := range list {
-		if s.Ref == ref {
+		if s.Ref == want {
 			return s, true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -159,9 +160,12 @@ func TestConnectMapsRefsAndDropsUnknown(t *testing.T) {
 	llm := &scripted{answers: []amem.LLMResponse{ok(`{
 		"links": [{"ref": "M1", "strength": 0.9},
 		          {"ref": "M7", "strength": 1},
-		          {"ref": "01H00000000000000000000ZZZ", "strength": 1}],
+		          {"ref": "01H00000000000000000000ZZZ", "strength": 1},
+		          {"ref": "M0", "strength": 1}, {"ref": "-1", "strength": 1}],
 		"evolve": [{"ref": "M1", "context": "Caroline feels accepted by the group she attends.", "tags": null},
-		           {"ref": "M3", "context": "HACKED", "tags": null}]}`)}}
+		           {"ref": "M3", "context": "HACKED", "tags": null},
+		           {"ref": "M2", "context": "  ", "tags": []},
+		           {"ref": "M2", "context": null, "tags": null}]}`)}}
 	d, err := New(llm, nil).Connect(context.Background(), newNote(), cands())
 	if err != nil {
 		t.Fatal(err)
@@ -180,6 +184,17 @@ func TestConnectMapsRefsAndDropsUnknown(t *testing.T) {
 	llm2 := &scripted{}
 	if _, err := New(llm2, nil).Connect(context.Background(), newNote(), nil); err != nil || len(llm2.reqs) != 0 {
 		t.Fatalf("connect without candidates: %v, %d calls", err, len(llm2.reqs))
+	}
+}
+
+// Models write references loosely; each of these names M2.
+func TestConnectReadsLooseReferences(t *testing.T) {
+	for _, ref := range []string{"M2", "[M2]", "m2", "2", "M02", " M2 ", `"M2"`} {
+		llm := &scripted{answers: []amem.LLMResponse{ok(`{"links": [{"ref": ` + strconv.Quote(ref) + `, "strength": 1}], "evolve": []}`)}}
+		d, err := New(llm, nil).Connect(context.Background(), newNote(), cands())
+		if err != nil || len(d.Links) != 1 || d.Links[0].Target != "01H00000000000000000000BBB" {
+			t.Errorf("ref %q: %+v, %v", ref, d.Links, err)
+		}
 	}
 }
 
