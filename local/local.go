@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/amem-dev/amem"
@@ -113,7 +114,9 @@ func NewEmbedder(ctx context.Context, name, modelDir string, log io.Writer) (ame
 // NewCurator returns the curator named by name: "llm" (the default when
 // llmSpec is set), "offline" (the default otherwise) or "none" (nil). The
 // llm curator links and evolves in the number of calls AMEM_CONNECT_CALLS
-// says: "one" (the default) or "two" (see package llmcurator).
+// says: "one" (the default) or "two" (see package llmcurator), and bounds
+// each answer at AMEM_LLM_MAX_TOKENS (default 600; reasoning models spend
+// some of it thinking).
 func NewCurator(name, llmSpec, llmBaseURL string, emb amem.Embedder, logger *slog.Logger) (amem.Curator, error) {
 	if name == "" {
 		name = CuratorOffline
@@ -134,11 +137,19 @@ func NewCurator(name, llmSpec, llmBaseURL string, emb amem.Embedder, logger *slo
 		if calls != "" && calls != llmcurator.OneCall && calls != llmcurator.TwoCalls {
 			return nil, fmt.Errorf("AMEM_CONNECT_CALLS=%q: use %q or %q", calls, llmcurator.OneCall, llmcurator.TwoCalls)
 		}
+		maxTokens := 0
+		if v := os.Getenv("AMEM_LLM_MAX_TOKENS"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return nil, fmt.Errorf("AMEM_LLM_MAX_TOKENS=%q: want a positive number of tokens", v)
+			}
+			maxTokens = n
+		}
 		llm, err := NewLLM(llmSpec, llmBaseURL)
 		if err != nil {
 			return nil, err
 		}
-		return llmcurator.New(llm, &llmcurator.Options{Logger: logger, Connect: calls}), nil
+		return llmcurator.New(llm, &llmcurator.Options{Logger: logger, Connect: calls, MaxTokens: maxTokens}), nil
 	}
 	return nil, fmt.Errorf("unknown curator %q; use %q, %q or %q", name, CuratorOffline, CuratorLLM, CuratorNone)
 }

@@ -75,6 +75,11 @@ func TestConnectCallsFromEnvironment(t *testing.T) {
 		t.Fatalf("bad AMEM_CONNECT_CALLS: %v", err)
 	}
 	t.Setenv("AMEM_CONNECT_CALLS", "two")
+	t.Setenv("AMEM_LLM_MAX_TOKENS", "lots")
+	if _, err := NewCurator(CuratorLLM, "openai:"+fakellm.Model, srv.URL+"/v1", nil, nil); err == nil || !strings.Contains(err.Error(), "AMEM_LLM_MAX_TOKENS") {
+		t.Fatalf("bad AMEM_LLM_MAX_TOKENS: %v", err)
+	}
+	t.Setenv("AMEM_LLM_MAX_TOKENS", "2000")
 	cur, err := NewCurator(CuratorLLM, "openai:"+fakellm.Model, srv.URL+"/v1", nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -86,8 +91,8 @@ func TestConnectCallsFromEnvironment(t *testing.T) {
 	// The fake model links every candidate, so two calls: links, then evolution.
 	model.Mu.Lock()
 	defer model.Mu.Unlock()
-	if len(model.Prompts) != 2 {
-		t.Fatalf("%d model calls, want 2", len(model.Prompts))
+	if len(model.Prompts) != 2 || model.MaxTokens[0] != 2000 || model.MaxTokens[1] != 2000 {
+		t.Fatalf("%d model calls, max tokens %v; want 2 calls of 2000", len(model.Prompts), model.MaxTokens)
 	}
 }
 

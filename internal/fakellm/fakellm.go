@@ -30,6 +30,8 @@ type Server struct {
 	// response_format.type, or Anthropic's "json_schema" (JSON outputs)
 	// or "tool" (a forced tool); "" for none.
 	Formats []string
+	// MaxTokens is each request's bound on the answer (0: none sent).
+	MaxTokens []int
 	// Answer answers requests without a schema (the evaluation's answer
 	// prompt); nil answers "Not mentioned in the conversation".
 	Answer func(prompt string) string
@@ -42,6 +44,7 @@ var injectRE = regexp.MustCompile(`INJECT ([0-9A-Z]{26})`)
 type request struct {
 	system, user string
 	format       string // as in Server.Formats
+	maxTokens    int
 	schema       string // the answer's kind: a curator schema's name, or "" for text
 }
 
@@ -63,6 +66,7 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.Mu.Lock()
 	f.Prompts = append(f.Prompts, req.system+"\n"+req.user)
 	f.Formats = append(f.Formats, req.format)
+	f.MaxTokens = append(f.MaxTokens, req.maxTokens)
 	f.Mu.Unlock()
 	answer, ok := f.answer(req)
 	if !ok {
@@ -90,6 +94,7 @@ func (f *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func openAIRequest(r *http.Request) (request, bool) {
 	var body struct {
 		Model          string `json:"model"`
+		MaxTokens      int    `json:"max_tokens"`
 		Messages       []struct{ Role, Content string }
 		ResponseFormat struct {
 			Type       string `json:"type"`
@@ -102,7 +107,7 @@ func openAIRequest(r *http.Request) (request, bool) {
 		return request{}, false
 	}
 	return request{system: body.Messages[0].Content, user: body.Messages[len(body.Messages)-1].Content,
-		format: body.ResponseFormat.Type, schema: body.ResponseFormat.JSONSchema.Name}, true
+		format: body.ResponseFormat.Type, schema: body.ResponseFormat.JSONSchema.Name, maxTokens: body.MaxTokens}, true
 }
 
 // anthropicRequest reads a Messages request. JSON outputs carry a schema
@@ -110,9 +115,10 @@ func openAIRequest(r *http.Request) (request, bool) {
 func anthropicRequest(r *http.Request) (request, bool) {
 	type text struct{ Text string }
 	var body struct {
-		Model    string `json:"model"`
-		System   []text `json:"system"`
-		Messages []struct {
+		Model     string `json:"model"`
+		MaxTokens int    `json:"max_tokens"`
+		System    []text `json:"system"`
+		Messages  []struct {
 			Role    string `json:"role"`
 			Content []text `json:"content"`
 		} `json:"messages"`
@@ -132,7 +138,7 @@ func anthropicRequest(r *http.Request) (request, bool) {
 	if err := json.NewDecoder(r.Body).Decode(&body); err != nil || body.Model != Model || len(body.Messages) == 0 {
 		return request{}, false
 	}
-	req := request{}
+	req := request{maxTokens: body.MaxTokens}
 	for _, t := range body.System {
 		req.system += t.Text
 	}
