@@ -16,31 +16,19 @@ import (
 	"github.com/amem-dev/amem/openai"
 )
 
-// tiny is a two-session conversation in the LoCoMo shape.
-const tiny = `[{"sample_id": "conv-x", "conversation": {
-  "speaker_a": "Ann", "speaker_b": "Bob",
-  "session_1_date_time": "1:56 pm on 8 May, 2023",
-  "session_1": [
-    {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex last week."},
-    {"speaker": "Bob", "dia_id": "D1:2", "text": "Congrats! I started learning the violin."},
-    {"speaker": "Ann", "dia_id": "D1:3", "text": "Rex loves the beach near my house.", "blip_caption": "a dog on a beach"}
-  ],
-  "session_2_date_time": "10:00 am on 20 May, 2023",
-  "session_2": [
-    {"speaker": "Bob", "dia_id": "D2:1", "text": "My violin teacher says I improve fast."},
-    {"speaker": "Ann", "dia_id": "D2:2", "text": "We took Rex to the vet for his shots."}
-  ]},
- "qa": [
-  {"question": "What is the name of Ann's puppy?", "answer": "Rex", "evidence": ["D1:1"], "category": 4},
-  {"question": "What instrument does Bob learn?", "answer": "violin", "evidence": ["D1:2", "D2:1"], "category": 1},
-  {"question": "What did Ann say about cats?", "adversarial_answer": "nothing", "evidence": [], "category": 5}
- ]}]`
-
-func TestRunScoresContextLists(t *testing.T) {
-	convs, err := locomo.Parse(strings.NewReader(tiny))
+// tiny is a two-session conversation in the LoCoMo shape (also used by
+// the CLI's tests).
+func tiny(t *testing.T) []locomo.Conversation {
+	t.Helper()
+	convs, err := locomo.Load(filepath.Join("testdata", "tiny-locomo.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return convs
+}
+
+func TestRunScoresContextLists(t *testing.T) {
+	convs := tiny(t)
 	var progress bytes.Buffer
 	res, err := Run(context.Background(), convs, Config{
 		Modes: []Mode{ModeBM25, ModeVector, ModeAMem, ModeNoLinks}, K: 2,
@@ -121,10 +109,7 @@ func TestParseMode(t *testing.T) {
 }
 
 func TestRunAnswersAndScores(t *testing.T) {
-	convs, err := locomo.Parse(strings.NewReader(tiny))
-	if err != nil {
-		t.Fatal(err)
-	}
+	convs := tiny(t)
 	model := &fakellm.Server{Answer: func(prompt string) string {
 		switch {
 		case strings.Contains(prompt, "name of Ann's puppy"):

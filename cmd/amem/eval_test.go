@@ -11,32 +11,16 @@ import (
 	"github.com/amem-dev/amem/internal/fakellm"
 )
 
-// tinyLoCoMo is a two-session conversation in the LoCoMo shape.
-const tinyLoCoMo = `[{"sample_id": "conv-x", "conversation": {
-  "speaker_a": "Ann", "speaker_b": "Bob",
-  "session_1_date_time": "1:56 pm on 8 May, 2023",
-  "session_1": [
-    {"speaker": "Ann", "dia_id": "D1:1", "text": "I adopted a puppy named Rex last week."},
-    {"speaker": "Bob", "dia_id": "D1:2", "text": "Congrats! I started learning the violin."},
-    {"speaker": "Ann", "dia_id": "D1:3", "text": "Rex loves the beach near my house."}
-  ],
-  "session_2_date_time": "10:00 am on 20 May, 2023",
-  "session_2": [
-    {"speaker": "Bob", "dia_id": "D2:1", "text": "My violin teacher says I improve fast."},
-    {"speaker": "Ann", "dia_id": "D2:2", "text": "We took Rex to the vet for his shots."}
-  ]},
- "qa": [
-  {"question": "What is the name of Ann's puppy?", "answer": "Rex", "evidence": ["D1:1"], "category": 4},
-  {"question": "What instrument does Bob learn?", "answer": "violin", "evidence": ["D1:2", "D2:1"], "category": 1}
- ]}]`
-
 // The issue's documented evaluation against an OpenAI-compatible server:
 // `amem eval locomo --curator llm --answer` ingests with the LLM curator,
 // then answers each question with the model and scores the answers.
 func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 	model := &fakellm.Server{Answer: func(prompt string) string {
-		if strings.Contains(prompt, "name of Ann's puppy") {
+		switch {
+		case strings.Contains(prompt, "name of Ann's puppy"):
 			return "Rex"
+		case strings.Contains(prompt, "Not mentioned in the conversation"): // the adversarial question
+			return "Not mentioned in the conversation"
 		}
 		return "the violin"
 	}}
@@ -45,11 +29,8 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 	t.Setenv("AMEM_LLM", "openai:"+fakellm.Model)
 	t.Setenv("OPENAI_BASE_URL", srv.URL+"/v1")
 	t.Setenv("OPENAI_API_KEY", "sk-test")
-	dir := t.TempDir()
-	data, out := filepath.Join(dir, "locomo.json"), filepath.Join(dir, "results.json")
-	if err := os.WriteFile(data, []byte(tinyLoCoMo), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	data := filepath.Join("..", "..", "eval", "testdata", "tiny-locomo.json")
+	out := filepath.Join(t.TempDir(), "results.json")
 	table := mustCLI(t, "", "eval", "locomo", "--data", data, "--mode", "amem", "--k", "3", "--curator", "llm", "--answer", "--out", out)
 	// K = 3 is not one of the fixed cut-offs; the table's headline is
 	// still recall at it.
@@ -77,8 +58,8 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 	if res.Config.Curator != "llm (openai:"+fakellm.Model+")" || res.Config.Answerer != "openai:"+fakellm.Model {
 		t.Fatalf("results config %+v", res.Config)
 	}
-	if len(res.Questions) != 2 {
-		t.Fatalf("%d questions scored, want 2", len(res.Questions))
+	if len(res.Questions) != 3 {
+		t.Fatalf("%d questions scored, want 3", len(res.Questions))
 	}
 	for _, q := range res.Questions {
 		if q.Prediction == nil || q.F1 == nil || *q.F1 != 1 {
@@ -86,7 +67,7 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 		}
 	}
 	// Each of the five turns was constructed by the model, the four with
-	// earlier turns connected by it; then two questions were answered.
+	// earlier turns connected by it; then three questions were answered.
 	model.Mu.Lock()
 	defer model.Mu.Unlock()
 	var curated, answered int
@@ -97,7 +78,7 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 			answered++
 		}
 	}
-	if curated != 9 || answered != 2 {
-		t.Fatalf("%d curator calls and %d answers, want 9 and 2", curated, answered)
+	if curated != 9 || answered != 3 {
+		t.Fatalf("%d curator calls and %d answers, want 9 and 3", curated, answered)
 	}
 }
