@@ -32,9 +32,9 @@
 // twice, and on the same measure cost about 1,235 tokens per Add: the
 // first call's prompt is about 570, the second's 435. They are cheaper only
 // for Adds that link nothing (about 820 tokens), and the offline curator
-// links 3 candidates per Add on LoCoMo, 88 Adds in 100 at least one. So one
-// call is the default, and one round trip. Which decides better is not measured: no
-// model was reachable.
+// links 3 candidates per Add on LoCoMo, 88 Adds in 100 at least one. So
+// one call, also one round trip, is the default. Which decides better is
+// not measured: no model was reachable.
 package llmcurator
 
 import (
