@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
+	"sync"
 	"time"
 )
 
@@ -33,63 +35,62 @@ func (m *Memory) Enrich(ctx context.Context, ns, id string) (Note, error) {
 // enriched yet.
 func notDone(n Note) bool { return n.Enrichment.State != EnrichDone }
 
-// enrichOnce enriches a note, one enrichment of a note at a time. A caller
-// that finds one running waits for it to end and then decides afresh, as
-// the note may have changed after that run began. due, when set, is asked
+// dueNow is the workers' due test: the note is queued and its time has
+// come.
+func (m *Memory) dueNow(n Note) bool {
+	e := n.Enrichment
+	return e.State != EnrichDone && !e.DueAt.IsZero() && !e.DueAt.After(m.opts.Now())
+}
+
+// enrichOnce enriches a note under its claim in the store (claim.go), so
+// one enrichment of a note runs at a time across processes. A caller that
+// finds one running waits for it to end and then decides afresh, as the
+// note may have changed after that run began. due, when set, is asked
 // about the note as read then: a note no longer due (another caller just
 // enriched it, or failed it once more) is returned as is, so the waiter
 // pays for nothing. Without due (Enrich) the note is enriched again.
 func (m *Memory) enrichOnce(ctx context.Context, ns, id string, due func(Note) bool) (Note, error) {
-	key := ns + "\x00" + id
-	for {
-		m.flightMu.Lock()
-		running, busy := m.flights[key]
-		if !busy {
-			if m.flights == nil {
-				m.flights = make(map[string]chan struct{})
-			}
-			done := make(chan struct{})
-			m.flights[key] = done
-			m.flightMu.Unlock()
-			defer func() {
-				m.flightMu.Lock()
-				delete(m.flights, key)
-				m.flightMu.Unlock()
-				close(done)
-			}()
-			break
-		}
-		m.flightMu.Unlock()
-		select {
-		case <-running:
-		case <-ctx.Done():
-			return Note{}, ctx.Err()
-		}
+	if m.opts.Curator == nil {
+		return m.Get(ctx, ns, id)
 	}
-	n, ran, err := m.enrich(ctx, ns, id, due)
+	c, err := m.claim(ctx, ns, id)
+	if err != nil {
+		return Note{}, err
+	}
+	return m.enrichClaimed(ctx, c, due)
+}
+
+// enrichClaimed enriches the note of a claim just taken, and ends the
+// claim.
+func (m *Memory) enrichClaimed(ctx context.Context, c *claim, due func(Note) bool) (Note, error) {
+	defer c.end()
+	n, ran, err := m.enrich(ctx, c, due)
 	if ran && m.opts.OnEnrich != nil {
 		m.opts.OnEnrich(n, err)
 	}
 	return n, err
 }
 
-// enrich runs the pipeline on a note; ran is false when there was nothing
-// to do (no curator, or a note that is not due).
-func (m *Memory) enrich(ctx context.Context, ns, id string, due func(Note) bool) (_ Note, ran bool, _ error) {
+// enrich runs the pipeline on a claimed note; ran is false when there was
+// nothing to do (a note that is not due).
+func (m *Memory) enrich(ctx context.Context, c *claim, due func(Note) bool) (_ Note, ran bool, _ error) {
+	ns, id := c.ref.Namespace, c.ref.ID
 	n, err := m.Get(ctx, ns, id)
 	if err != nil {
 		return Note{}, false, err
 	}
-	if m.opts.Curator == nil || due != nil && !due(n) {
+	if due != nil && !due(n) {
 		return n, false, nil
 	}
-	plan, err := m.plan(ctx, n)
+	p, err := m.plan(ctx, n)
 	if err != nil {
 		if ctx.Err() != nil {
-			// Cancelled, not failed: the note stays pending for a retry.
+			// Cancelled, not failed: the note stays queued for a retry,
+			// but the tokens spent so far were paid for.
+			m.recordSpent(ctx, n, p.usage)
 			return Note{}, false, err
 		}
-		if ferr := m.markFailed(ctx, n, err, plan.usage); ferr != nil {
+		if ferr := m.markFailed(ctx, c, n, err, p.usage); ferr != nil {
 			return Note{}, true, errors.Join(err, ferr)
 		}
 		m.log.Warn("enrichment failed", "namespace", ns, "note", id, "err", err)
@@ -99,11 +100,30 @@ func (m *Memory) enrich(ctx context.Context, ns, id string, due func(Note) bool)
 		}
 		return failed, true, &EnrichError{NoteID: id, Err: err}
 	}
-	if err := m.apply(ctx, plan); err != nil {
+	if err := m.apply(ctx, c, p); err != nil {
+		m.recordSpent(ctx, n, p.usage)
 		return Note{}, true, fmt.Errorf("enrich %s: %w", id, err)
 	}
+	m.advance(ctx, ns)
 	done, err := m.Get(ctx, ns, id)
 	return done, true, err
+}
+
+// recordSpent records the tokens of an enrichment whose outcome could not
+// be written (cancelled, or a failed write), in a transaction of its own
+// that the caller's cancellation does not stop.
+func (m *Memory) recordSpent(ctx context.Context, n Note, spent usage) {
+	if spent.zero() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := m.update(ctx, func(tx Tx) error {
+		return spent.record(tx, n.Namespace, n.ID, m.opts.Now().UTC())
+	})
+	if err != nil && !errors.Is(err, ErrClosed) {
+		m.log.Warn("record token usage", "namespace", n.Namespace, "note", n.ID, "err", err)
+	}
 }
 
 // EnrichPending enriches up to limit notes of the namespace that are
@@ -162,6 +182,8 @@ type plan struct {
 // usage is the tokens the curator spent on a note, by operation; paid for
 // whether or not its answers could be used.
 type usage struct{ construct, connect, evolve Usage }
+
+func (u usage) zero() bool { return u == usage{} }
 
 func (u usage) record(tx Tx, ns, id string, at time.Time) error {
 	for _, op := range []struct {
@@ -287,6 +309,12 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	return p, nil
 }
 
+// warmState is whether a namespace's curator statistics are warm.
+type warmState struct {
+	mu   sync.Mutex
+	done bool
+}
+
 // warmCurator shows an Observer curator the namespace's enriched notes,
 // oldest first, once per process. A failure is returned and the warm-up
 // is tried again next time.
@@ -295,13 +323,16 @@ func (m *Memory) warmCurator(ctx context.Context, ns string) error {
 	if !ok {
 		return nil
 	}
-	s, err := m.space(ctx, ns)
-	if err != nil {
-		return err
+	m.warmMu.Lock()
+	w := m.warm[ns]
+	if w == nil {
+		w = &warmState{}
+		m.warm[ns] = w
 	}
-	s.warm.Lock()
-	defer s.warm.Unlock()
-	if s.warmed {
+	m.warmMu.Unlock()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.done {
 		return nil
 	}
 	after := ""
@@ -321,20 +352,18 @@ func (m *Memory) warmCurator(ctx context.Context, ns string) error {
 		}
 		after = page[len(page)-1].ID
 	}
-	s.warmed = true
+	w.done = true
 	return nil
 }
 
 // candidates returns the note's nearest notes in its namespace, itself
 // excluded, as the curator will see them.
 func (m *Memory) candidates(ctx context.Context, n Note) ([]Candidate, error) {
-	s, err := m.space(ctx, n.Namespace)
+	s, err := m.fresh(ctx, n.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	s.mu.RLock()
-	hits, err := s.idx.Search(n.Embedding, m.opts.Candidates, func(id string) bool { return id != n.ID })
-	s.mu.RUnlock()
+	hits, err := s.search(n.Embedding, m.opts.Candidates, func(id string) bool { return id != n.ID })
 	if err != nil {
 		return nil, err
 	}
@@ -378,34 +407,34 @@ func evolve(old Note, ev Evolution) Note {
 	return next
 }
 
-// apply writes a plan in one transaction. If the note's content or time
-// was edited while the curator worked, the plan is stale and is dropped:
-// the edit queued its own enrichment. A note (the new one or a neighbour)
-// changed meanwhile by another enrichment gets this plan's change merged
-// onto its current state, re-embedded (outside the transaction, under the
-// namespace lock) when the merge gives a state whose vector we don't have.
-func (m *Memory) apply(ctx context.Context, p *plan) error {
+// apply writes a plan in one transaction, which also releases the note's
+// claim: if the claim was lost (another process took the note over), the
+// transaction rolls back and nothing is written. If the note's content or
+// time was edited while the curator worked, the plan is stale and is
+// dropped (its tokens are recorded): the edit queued its own enrichment. A
+// note (the new one or a neighbour) changed meanwhile by another
+// enrichment gets this plan's change merged onto its current state; a
+// merge whose vector we don't have is re-embedded outside the transaction
+// and the write tried again. Every note write is compare-and-set on the
+// version read in the same transaction, so a store that lets a concurrent
+// writer in (ErrConflict) gets a retry too.
+func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 	ns, id := p.note.Namespace, p.note.ID
 	self := &evolvedNote{shown: p.base, next: p.note}
-	// The lock is held across retries, so a retry sees the states it
-	// merged onto and succeeds: embedding under the lock happens only
-	// when another enrichment got in between.
-	w, err := m.lock(ctx, []string{ns})
-	if err != nil {
-		return err
-	}
-	defer w.unlock()
-	for attempt := 0; attempt < 3; attempt++ {
+	for attempt := 0; attempt < applyAttempts; attempt++ {
 		var reembed []*evolvedNote
-		err := w.commit(ctx, func(tx Tx, ix *indexOps) error {
+		err := m.update(ctx, func(tx Tx) error {
 			reembed = nil
+			if err := c.releaseIn(tx); err != nil {
+				return err
+			}
 			cur, err := tx.Note(ns, id)
 			if err != nil {
 				return err
 			}
 			if cur.Content != p.base.Content || !cur.EventTime.Equal(p.base.EventTime) {
 				m.log.Info("note edited during enrichment; plan dropped", "namespace", ns, "note", id)
-				return nil
+				return p.usage.record(tx, ns, id, m.opts.Now().UTC())
 			}
 			note, ok := rebase(self, cur, &reembed)
 			if !ok {
@@ -413,17 +442,23 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 			}
 			note.Links = cur.Links
 			note.Enrichment = p.note.Enrichment
-			note.Version = cur.Version + 1
 			note.UpdatedAt = note.Enrichment.At
-			if err := tx.UpdateNote(note); err != nil {
+			// A version is a change people can see; an enrichment that
+			// changes no attribute (a re-enrichment) only records its
+			// outcome, so every version number has its history row.
+			changed := !sameSnapshot(cur.snapshot(), note.snapshot())
+			note.Version = cur.Version
+			if changed {
+				note.Version++
+			}
+			if err := tx.UpdateNote(note, cur.Version); err != nil {
 				return err
 			}
-			if !sameSnapshot(cur.snapshot(), note.snapshot()) {
+			if changed {
 				if err := tx.AddVersion(m.version(note, ActorConstruct, "note construction", &cur)); err != nil {
 					return err
 				}
 			}
-			ix.put(id, note.Embedding)
 			if err := tx.DeleteLinksFrom(ns, id); err != nil {
 				return err
 			}
@@ -436,7 +471,7 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 				}
 			}
 			for i := range p.evolved {
-				if err := m.applyEvolution(tx, ix, note, &p.evolved[i], &reembed); err != nil {
+				if err := m.applyEvolution(tx, note, &p.evolved[i], &reembed); err != nil {
 					return err
 				}
 			}
@@ -445,7 +480,13 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 			}
 			return p.usage.record(tx, ns, id, note.UpdatedAt)
 		})
-		if !errors.Is(err, errRetryApply) {
+		switch {
+		case err == nil:
+			c.committed()
+			return nil
+		case errors.Is(err, ErrConflict) && !errors.Is(err, errClaimLost):
+			continue // another writer got in: read again and merge
+		case !errors.Is(err, errRetryApply):
 			return err
 		}
 		texts := make([]string, len(reembed))
@@ -460,8 +501,12 @@ func (m *Memory) apply(ctx context.Context, p *plan) error {
 			ev.next.Embedding = vecs[i]
 		}
 	}
-	return fmt.Errorf("enrichment did not converge after re-embedding merged notes (a bug)")
+	return fmt.Errorf("note %s and its neighbours kept changing under the enrichment; it stays queued", id)
 }
+
+// applyAttempts bounds apply's retries: each is caused by another
+// enrichment committing a change to one of the same notes in between.
+const applyAttempts = 8
 
 var errRetryApply = errors.New("a note changed: re-embed and retry")
 
@@ -492,7 +537,7 @@ func rebase(ev *evolvedNote, cur Note, reembed *[]*evolvedNote) (Note, bool) {
 
 // applyEvolution writes one neighbour's evolution, rebased onto its
 // current state.
-func (m *Memory) applyEvolution(tx Tx, ix *indexOps, by Note, ev *evolvedNote, reembed *[]*evolvedNote) error {
+func (m *Memory) applyEvolution(tx Tx, by Note, ev *evolvedNote, reembed *[]*evolvedNote) error {
 	cur, err := tx.Note(by.Namespace, ev.shown.ID)
 	if errors.Is(err, ErrNotFound) {
 		return nil // deleted meanwhile
@@ -508,35 +553,48 @@ func (m *Memory) applyEvolution(tx Tx, ix *indexOps, by Note, ev *evolvedNote, r
 	next.Enrichment = cur.Enrichment
 	next.Version = cur.Version + 1
 	next.UpdatedAt = by.UpdatedAt
-	if err := tx.UpdateNote(next); err != nil {
+	if err := tx.UpdateNote(next, cur.Version); err != nil {
 		return err
 	}
 	reason := fmt.Sprintf("evolved by new note %s", by.ID)
 	if ev.reason != "" {
 		reason += ": " + ev.reason
 	}
-	if err := tx.AddVersion(m.version(next, ActorEvolve, reason, &cur)); err != nil {
-		return err
-	}
-	ix.put(next.ID, next.Embedding)
-	return nil
+	return tx.AddVersion(m.version(next, ActorEvolve, reason, &cur))
 }
 
-// markFailed records a failed enrichment and the tokens it spent.
-func (m *Memory) markFailed(ctx context.Context, n Note, cause error, spent usage) error {
+// markFailed records a failed enrichment, when it is due again, and the
+// tokens it spent, releasing the claim in the same transaction. A lost
+// claim records only the tokens: the note's new claimant decides its
+// state.
+func (m *Memory) markFailed(ctx context.Context, c *claim, n Note, cause error, spent usage) error {
 	msg := cleanText(cause.Error(), 1024)
-	return m.writeUnit(ctx, n.Namespace, func(tx Tx, _ *indexOps) error {
+	now := m.opts.Now().UTC()
+	err := m.update(ctx, func(tx Tx) error {
+		if err := c.releaseIn(tx); err != nil {
+			return err
+		}
 		cur, err := tx.Note(n.Namespace, n.ID)
 		if err != nil {
 			return err
 		}
-		now := m.opts.Now().UTC()
-		cur.Enrichment = Enrichment{State: EnrichFailed, Error: msg, Attempts: cur.Enrichment.Attempts + 1, At: now}
-		if err := tx.UpdateNote(cur); err != nil {
+		attempts := cur.Enrichment.Attempts + 1
+		cur.Enrichment = Enrichment{State: EnrichFailed, Error: msg, Attempts: attempts, At: now,
+			DueAt: m.opts.retryAt(now, attempts, rand.Float64()*2-1)}
+		if err := tx.UpdateNote(cur, cur.Version); err != nil {
 			return err
 		}
 		return spent.record(tx, n.Namespace, n.ID, now)
 	})
+	if errors.Is(err, errClaimLost) {
+		m.recordSpent(ctx, n, spent)
+		return nil
+	}
+	if err == nil {
+		c.committed()
+		m.advance(ctx, n.Namespace)
+	}
+	return err
 }
 
 func clamp01(x float64) float64 {

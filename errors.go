@@ -25,8 +25,13 @@ var (
 	ErrClosed = errors.New("memory is closed")
 
 	// ErrConflict is returned when an import would overwrite an existing
-	// note with different content.
+	// note with different content, and by a store when a compare-and-set
+	// finds the note changed (Tx.UpdateNote) or a claim lost.
 	ErrConflict = errors.New("conflict")
+
+	// ErrBusy is returned by a store when another claimant holds a live
+	// claim on the note (Tx.Claim).
+	ErrBusy = errors.New("note is claimed by another enrichment")
 )
 
 func invalidf(format string, args ...any) error {

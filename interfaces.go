@@ -142,10 +142,53 @@ type Tx interface {
 	// InsertNote stores a new note; an existing ID is ErrConflict.
 	InsertNote(n Note) error
 	// UpdateNote replaces every stored field of an existing note except
-	// links (which have their own methods).
-	UpdateNote(n Note) error
-	// DeleteNote removes a note, every link touching it and its versions.
+	// links (which have their own methods) and its claim, if the stored
+	// note is at version ifVersion: compare-and-set, so that a change
+	// computed from an older state is ErrConflict, never a lost update.
+	UpdateNote(n Note, ifVersion int) error
+	// DeleteNote removes a note, every link touching it and its versions,
+	// and leaves a tombstone in the namespace's change feed.
 	DeleteNote(ns, id string) error
+
+	// The change feed. Every transaction that inserts, updates or deletes
+	// notes of a namespace takes the next sequence number of that
+	// namespace (one per transaction and namespace) and stamps the notes
+	// it wrote with it; a deleted note leaves a tombstone with it. Within
+	// a namespace, sequence numbers are handed out in commit order (the
+	// namespace's feed row is locked until commit), so a reader that has
+	// seen head H has seen every change numbered H or lower.
+	//
+	// FeedHead returns the namespace's position; a namespace never
+	// written is the zero Feed.
+	FeedHead(ns string) (Feed, error)
+	// Changes calls fn, in sequence order, for every note of the
+	// namespace last changed after seq after (its current state, without
+	// links) and every tombstone after it. A note changed several times
+	// appears once, at its latest number. fn must not use the Tx.
+	Changes(ns string, after int64, fn func(Change) error) error
+	// CompactFeed drops the namespace's tombstones of deletions made
+	// before t and raises the feed's horizon to the highest dropped
+	// number: a follower behind the horizon must reload in full.
+	CompactFeed(ns string, before time.Time) (int, error)
+
+	// Claims: a note is enriched by one claimant at a time, across
+	// processes. A claim is held by an owner token until it is released
+	// or its lease expires; an expired claim may be taken by anyone.
+	//
+	// ClaimDue claims up to limit notes, of any namespace, whose
+	// enrichment is due at now (Enrichment.DueAt set and not after now)
+	// and that no live claim holds, oldest due first, for owner until
+	// until.
+	ClaimDue(owner string, now, until time.Time, limit int) ([]NoteRef, error)
+	// Claim claims one note for owner until until: ErrNotFound if the note
+	// is not there, ErrBusy if another owner's claim is live at now.
+	Claim(ns, id, owner string, now, until time.Time) error
+	// RenewClaim extends owner's claim; ErrConflict if owner no longer
+	// holds it.
+	RenewClaim(ns, id, owner string, until time.Time) error
+	// ReleaseClaim ends owner's claim; ErrConflict if owner no longer
+	// holds it (it expired and was taken, or was released).
+	ReleaseClaim(ns, id, owner string) error
 	// Embeddings calls fn for each note of the namespace that has an
 	// embedding. vec is only valid during the call.
 	Embeddings(ns string, fn func(id string, vec []float32) error) error
@@ -172,6 +215,37 @@ type Tx interface {
 	Stats(ns string) (NamespaceStats, error)
 }
 
+// Feed is a namespace's position in its change feed, with the embedder
+// its vectors come from, so a follower can check both in one read.
+type Feed struct {
+	// Head is the number of the namespace's last committed change.
+	Head int64
+	// Horizon is the highest number whose tombstones were compacted away:
+	// a follower at or past it can catch up change by change, one behind
+	// it must reload the namespace.
+	Horizon int64
+	// Embedder and Dimensions are the namespace's (empty and 0 while it
+	// is not recorded).
+	Embedder   string
+	Dimensions int
+}
+
+// Change is one entry of a namespace's change feed.
+type Change struct {
+	Seq     int64
+	ID      string
+	Deleted bool
+	// Note is the note's state at Seq, without links; zero when Deleted.
+	// Its Embedding is valid only during the call.
+	Note Note
+}
+
+// NoteRef names a note.
+type NoteRef struct {
+	Namespace string
+	ID        string
+}
+
 // NamespaceInfo is what a store keeps about a namespace: the embedder its
 // vectors came from, so that models are never mixed.
 type NamespaceInfo struct {
@@ -182,11 +256,13 @@ type NamespaceInfo struct {
 }
 
 // ListQuery pages through notes in ID order: notes with ID > After, at most
-// Limit of them, optionally only those in one enrichment state.
+// Limit of them, optionally only those in one enrichment state. Notes come
+// without their embeddings unless Embeddings is set.
 type ListQuery struct {
-	After string
-	Limit int
-	State EnrichState
+	After      string
+	Limit      int
+	State      EnrichState
+	Embeddings bool
 }
 
 // Filter narrows a search. Zero fields don't filter.

@@ -82,6 +82,11 @@ type Enrichment struct {
 	Attempts int         `json:"attempts"`
 	// At is when the state last changed; zero while never attempted.
 	At time.Time `json:"at,omitzero"`
+	// DueAt is when the note is next due for enrichment in the
+	// background: set for pending notes and failed ones with retries
+	// left, zero for done notes and notes that failed MaxAttempts times
+	// (they wait for an explicit retry).
+	DueAt time.Time `json:"due_at,omitzero"`
 }
 
 // Clone returns a deep copy, so callers can't alias the store's slices.

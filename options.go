@@ -67,6 +67,29 @@ type Options struct {
 	// caller (or a worker) runs Enrich/EnrichPending later. Default false:
 	// Add returns after enrichment, with the note's final state.
 	Async bool
+
+	// MaxAttempts: a note whose enrichment failed this many times is left
+	// failed, out of the background queue, until an explicit retry
+	// (Enrich, EnrichPending, `amem enrich --retry`). Default 5.
+	MaxAttempts int
+	// RetryBackoff: after its n-th failure a note is due again after
+	// RetryBackoff * 2^(n-1), capped at 10 minutes, with ±20% jitter so
+	// that notes that failed together (a provider outage) are not retried
+	// together. Default 1s.
+	RetryBackoff time.Duration
+
+	// ClaimLease is how long an enrichment's claim on its note lasts
+	// unless renewed; it is renewed every third of it while the
+	// enrichment runs, so it bounds how long a note claimed by a process
+	// that died waits before another process takes it over. Default 30s.
+	ClaimLease time.Duration
+
+	// IndexBudget bounds the bytes of vectors the in-process indexes hold
+	// (4 per dimension per note); past it the least recently used
+	// namespaces are dropped, to be reloaded from the store when next
+	// used. Default 1 GiB (about 500,000 notes of 512 dimensions);
+	// negative means no bound.
+	IndexBudget int64
 }
 
 // Defaults.
@@ -140,5 +163,36 @@ func (o *Options) withDefaults() Options {
 	if v.LexicalWeight <= 0 {
 		v.LexicalWeight = 1
 	}
+	if v.MaxAttempts <= 0 {
+		v.MaxAttempts = 5
+	}
+	if v.RetryBackoff <= 0 {
+		v.RetryBackoff = time.Second
+	}
+	if v.ClaimLease <= 0 {
+		v.ClaimLease = 30 * time.Second
+	}
+	if v.IndexBudget == 0 {
+		v.IndexBudget = 1 << 30
+	}
 	return v
 }
+
+const maxBackoff = 10 * time.Minute
+
+// retryAt is when a note that has now failed attempts times is due again:
+// zero once it has used up MaxAttempts. jitter is in [-1, 1].
+func (o Options) retryAt(now time.Time, attempts int, jitter float64) time.Time {
+	if attempts >= o.MaxAttempts {
+		return time.Time{}
+	}
+	d := o.RetryBackoff
+	for i := 1; i < attempts && d < maxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, maxBackoff)
+	return now.Add(d + time.Duration(jitter*backoffJitter*float64(d)))
+}
+
+// backoffJitter spreads retries by up to ±20% of the backoff.
+const backoffJitter = 0.2

@@ -2,10 +2,8 @@ package amem
 
 import (
 	"context"
-
+	"errors"
 	"fmt"
-
-	"github.com/amem-dev/amem/index"
 )
 
 // reembedBatch is how many notes are embedded per embedder call.
@@ -15,24 +13,17 @@ const reembedBatch = 64
 // embedder and records it as the namespace's embedder, in one transaction:
 // the namespace never holds vectors of two models. It is the explicit way
 // to switch models (a namespace otherwise refuses a different embedder).
-// Notes changed while the vectors were computed are embedded again under
-// the namespace's write lock. It returns how many notes were re-embedded.
+// Vectors are computed outside the transaction; if notes were added or
+// changed meanwhile, the transaction is abandoned, those notes are
+// embedded too and the write is tried again. It returns how many notes
+// were re-embedded.
 func (m *Memory) Reembed(ctx context.Context, ns string) (int, error) {
 	if err := ValidNamespace(ns); err != nil {
 		return 0, err
 	}
-	var notes []Note
-	after := ""
-	for {
-		page, err := m.List(ctx, ns, ListQuery{After: after, Limit: 500})
-		if err != nil {
-			return 0, err
-		}
-		notes = append(notes, page...)
-		if len(page) < 500 {
-			break
-		}
-		after = page[len(page)-1].ID
+	notes, err := m.allNotes(ctx, ns)
+	if err != nil {
+		return 0, err
 	}
 	if len(notes) == 0 {
 		return 0, fmt.Errorf("%w: namespace %s has no notes", ErrNotFound, ns)
@@ -40,80 +31,62 @@ func (m *Memory) Reembed(ctx context.Context, ns string) (int, error) {
 	if err := m.embedNotes(ctx, notes); err != nil {
 		return 0, err
 	}
-
-	// The space may not load (that is why one re-embeds), so take its
-	// write lock without loading it and install a fresh index afterwards.
-	m.mu.Lock()
-	if m.closed {
-		m.mu.Unlock()
-		return 0, ErrClosed
+	vecs := make(map[string]Note, len(notes))
+	for _, n := range notes {
+		vecs[n.ID] = n
 	}
-	s := m.spaces[ns]
-	if s == nil {
-		s = &space{}
-		m.spaces[ns] = s
-	}
-	m.mu.Unlock()
-	s.write.Lock()
-	defer s.write.Unlock()
-
 	emb := m.opts.Embedder
-	idx := index.NewFlat(emb.Dimensions())
-	err := m.store.Update(ctx, func(tx Tx) error {
-		info, err := tx.Namespace(ns)
-		if err != nil {
-			return err
-		}
-		info.Embedder, info.Dimensions = emb.Name(), emb.Dimensions()
-		if err := tx.PutNamespace(info); err != nil {
-			return err
-		}
+	for attempt := 0; attempt < 5; attempt++ {
 		var stale []Note
-		byID := make(map[string]Note, len(notes))
-		for _, n := range notes {
-			byID[n.ID] = n
-		}
-		cur, err := m.allNotes(tx, ns)
-		if err != nil {
-			return err
-		}
-		for _, c := range cur {
-			n, ok := byID[c.ID]
-			if !ok || n.Version != c.Version || n.Content != c.Content {
-				stale = append(stale, c)
-				continue
-			}
-			c.Embedding = n.Embedding
-			if err := tx.UpdateNote(c); err != nil {
+		count := 0
+		err := m.update(ctx, func(tx Tx) error {
+			stale = nil
+			info, err := tx.Namespace(ns)
+			if err != nil {
 				return err
 			}
-			if err := idx.Upsert(c.ID, c.Embedding); err != nil {
+			info.Embedder, info.Dimensions = emb.Name(), emb.Dimensions()
+			if err := tx.PutNamespace(info); err != nil {
 				return err
 			}
+			cur, err := listAll(tx, ns)
+			if err != nil {
+				return err
+			}
+			for _, c := range cur {
+				n, ok := vecs[c.ID]
+				if !ok || n.Version != c.Version || m.opts.EmbedText(n) != m.opts.EmbedText(c) {
+					stale = append(stale, c)
+				}
+			}
+			if len(stale) > 0 {
+				return errRetryApply
+			}
+			for _, c := range cur {
+				c.Embedding = vecs[c.ID].Embedding
+				if err := tx.UpdateNote(c, c.Version); err != nil {
+					return err
+				}
+			}
+			count = len(cur)
+			return nil
+		})
+		if err == nil {
+			m.advance(ctx, ns)
+			return count, nil
 		}
-		// Rare: notes added or changed since the first pass.
+		if !errors.Is(err, errRetryApply) {
+			return 0, fmt.Errorf("re-embed %s: %w", ns, err)
+		}
+		// Rare: notes added or changed since the vectors were computed.
 		if err := m.embedNotes(ctx, stale); err != nil {
-			return err
+			return 0, err
 		}
-		for _, c := range stale {
-			if err := tx.UpdateNote(c); err != nil {
-				return err
-			}
-			if err := idx.Upsert(c.ID, c.Embedding); err != nil {
-				return err
-			}
+		for _, n := range stale {
+			vecs[n.ID] = n
 		}
-		notes = cur
-		return nil
-	})
-	if err != nil {
-		return 0, fmt.Errorf("re-embed %s: %w", ns, err)
 	}
-	s.once.Do(func() {}) // a fresh space counts as loaded now
-	s.mu.Lock()
-	s.idx = idx
-	s.mu.Unlock()
-	return len(notes), nil
+	return 0, fmt.Errorf("re-embed %s: the namespace kept changing; try again", ns)
 }
 
 // embedNotes sets each note's Embedding from its embedding text.
@@ -135,7 +108,18 @@ func (m *Memory) embedNotes(ctx context.Context, notes []Note) error {
 	return nil
 }
 
-func (m *Memory) allNotes(tx Tx, ns string) ([]Note, error) {
+// allNotes reads a namespace's notes, without vectors, in one snapshot.
+func (m *Memory) allNotes(ctx context.Context, ns string) ([]Note, error) {
+	var out []Note
+	err := m.view(ctx, func(tx Tx) error {
+		var err error
+		out, err = listAll(tx, ns)
+		return err
+	})
+	return out, err
+}
+
+func listAll(tx Tx, ns string) ([]Note, error) {
 	var out []Note
 	after := ""
 	for {

@@ -184,11 +184,11 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 }
 
 func (m *Memory) vectorHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
-	s, err := m.space(ctx, ns)
+	vecs, err := m.embed(ctx, []string{q})
 	if err != nil {
 		return nil, err
 	}
-	vecs, err := m.embed(ctx, []string{q})
+	s, err := m.fresh(ctx, ns)
 	if err != nil {
 		return nil, err
 	}
@@ -196,9 +196,7 @@ func (m *Memory) vectorHits(ctx context.Context, ns, q string, k int, allow map[
 	if allow != nil {
 		filter = func(id string) bool { return allow[id] }
 	}
-	s.mu.RLock()
-	hits, err := s.idx.Search(vecs[0], k, filter)
-	s.mu.RUnlock()
+	hits, err := s.search(vecs[0], k, filter)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func (m *Memory) Export(ctx context.Context, w io.Writer, ns string) (int, error
 			versions := make(map[string][]Version)
 			err := m.view(ctx, func(tx Tx) error {
 				var err error
-				page, err = tx.ListNotes(info.Name, ListQuery{After: after, Limit: 500})
+				page, err = tx.ListNotes(info.Name, ListQuery{After: after, Limit: 500, Embeddings: true})
 				if err != nil {
 					return err
 				}
@@ -235,7 +235,7 @@ func (m *Memory) restoreRecords(ctx context.Context, recs []Record, st *ImportSt
 		nss = append(nss, r.Namespace)
 	}
 	known := make(map[string]string, len(recs)) // ID -> namespace
-	return m.writeMulti(ctx, nss, func(tx Tx, ix *indexOps) error {
+	err = m.update(ctx, func(tx Tx) error {
 		*st = ImportStats{Reembedded: len(which)}
 		var fresh []Record
 		for _, r := range recs {
@@ -256,19 +256,26 @@ func (m *Memory) restoreRecords(ctx context.Context, recs []Record, st *ImportSt
 			}
 			n := r.Note
 			n.Links = []Link{}
-			if err := tx.InsertNote(n); err != nil {
-				return err
-			}
 			versions := r.Versions
 			if len(versions) == 0 {
+				// Its one history row is version 1, so the history has
+				// no gap.
+				n.Version = 1
 				versions = []Version{m.version(n, ActorImport, "imported without history", nil)}
+			}
+			if n.Enrichment.State != EnrichDone && n.Enrichment.DueAt.IsZero() &&
+				(n.Enrichment.State == EnrichPending || n.Enrichment.Attempts < m.opts.MaxAttempts) {
+				// Exported before the queue had due times: due now.
+				n.Enrichment.DueAt = m.opts.Now().UTC()
+			}
+			if err := tx.InsertNote(n); err != nil {
+				return err
 			}
 			for _, v := range versions {
 				if err := tx.AddVersion(v); err != nil {
 					return err
 				}
 			}
-			ix.putIn(n.Namespace, n.ID, n.Embedding)
 			known[r.ID] = r.Namespace
 			fresh = append(fresh, r)
 			st.Restored++
@@ -286,4 +293,9 @@ func (m *Memory) restoreRecords(ctx context.Context, recs []Record, st *ImportSt
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	m.advance(ctx, nss...)
+	return nil
 }

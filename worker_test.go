@@ -93,9 +93,10 @@ func TestWorkersRetryWithBackoffThenGiveUp(t *testing.T) {
 		}
 		return amem.Attributes{Keywords: []string{"ok"}}, nil
 	}}
-	mem := openAsync(t, filepath.Join(t.TempDir(), "b.db"), flaky)
+	mem := openOpts(t, filepath.Join(t.TempDir(), "b.db"), amem.Options{Embedder: lexical.New(nil), Curator: flaky,
+		Async: true, Logger: quiet, RetryBackoff: 20 * time.Millisecond, MaxAttempts: 4})
 	defer mem.Close()
-	stop := runWorkers(t, mem, amem.WorkerOptions{PollInterval: 5 * time.Millisecond, BaseBackoff: 20 * time.Millisecond, MaxAttempts: 4})
+	stop := runWorkers(t, mem, amem.WorkerOptions{PollInterval: 5 * time.Millisecond})
 	defer stop()
 	ok := mustAdd(t, mem, "ns", "recovers")
 	bad := mustAdd(t, mem, "bad", "always fails")

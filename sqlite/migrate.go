@@ -21,7 +21,51 @@ var migrations = []string{
 	migration1,
 	migration2,
 	migration3,
+	migration4,
 }
+
+// migration4 adds the change feed, the enrichment queue and claims.
+//
+// feeds holds each namespace's last change number (head), taken by every
+// writing transaction with an UPDATE of its row, which serialises a
+// namespace's writers until commit, so numbers commit in order. notes
+// carry the number of their last change (change_seq); a deletion leaves a
+// tombstone. Existing notes become change 1 of their namespace.
+//
+// due_at is when a note is next due for background enrichment (NULL: not
+// queued); notes_due is partial, so done notes cost the queue nothing.
+// claim_owner and claim_until are the claim of the enrichment running on
+// the note, in whichever process. Pending notes are due at once; failed
+// ones with retries left (the default MaxAttempts, 5) at their last
+// attempt.
+const migration4 = `
+ALTER TABLE notes ADD COLUMN change_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE notes ADD COLUMN due_at INTEGER;
+ALTER TABLE notes ADD COLUMN claim_owner TEXT;
+ALTER TABLE notes ADD COLUMN claim_until INTEGER;
+
+CREATE TABLE feeds (
+	ns      TEXT PRIMARY KEY,
+	head    INTEGER NOT NULL,
+	horizon INTEGER NOT NULL DEFAULT 0
+) STRICT;
+
+CREATE TABLE tombstones (
+	ns         TEXT NOT NULL,
+	seq        INTEGER NOT NULL,
+	id         TEXT NOT NULL,
+	deleted_at INTEGER,
+	PRIMARY KEY (ns, seq, id)
+) STRICT, WITHOUT ROWID;
+
+INSERT INTO feeds (ns, head) SELECT DISTINCT ns, 1 FROM notes;
+UPDATE notes SET change_seq = 1;
+UPDATE notes SET due_at = coalesce(ingest_time, 0) WHERE enrich_state = 'pending';
+UPDATE notes SET due_at = coalesce(enrich_at, 0) WHERE enrich_state = 'failed' AND enrich_attempts < 5;
+
+CREATE INDEX notes_ns_change ON notes (ns, change_seq);
+CREATE INDEX notes_due ON notes (due_at) WHERE due_at IS NOT NULL;
+`
 
 // migration3 indexes usage by note, for a note's token costs.
 const migration3 = `

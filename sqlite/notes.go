@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -17,25 +18,33 @@ const (
 	MaxListLimit = 10000
 )
 
-// noteColumns are the columns scanNote reads, in its order.
-const noteColumns = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, context,
-	metadata, embedding, version, enrich_state, enrich_error, enrich_attempts, enrich_at`
+// noteColumns are the columns scanNote reads, in its order;
+// noteColumnsNoVector reads NULL for the embedding, for reads that don't
+// need it (decoding a 512-d vector costs more than the rest of a note).
+const (
+	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, context, metadata, `
+	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at`
+	noteColumns         = notePrefix + `embedding` + noteSuffix
+	noteColumnsNoVector = notePrefix + `NULL` + noteSuffix
+)
 
-// scanNote reads one row of noteColumns. Links are attached by the caller.
-func scanNote(rows *sql.Rows) (amem.Note, error) {
+// scanNote reads one row of noteColumns, after the columns of lead if
+// any. Links are attached by the caller.
+func scanNote(rows *sql.Rows, lead ...any) (amem.Note, error) {
 	var (
-		n                           amem.Note
-		event, ingest, updated, at  sql.NullInt64
-		keywords, tags, meta, state string
-		emb                         sql.RawBytes // decoded at once, not copied
+		n                               amem.Note
+		event, ingest, updated, at, due sql.NullInt64
+		keywords, tags, meta, state     string
+		emb                             sql.RawBytes // decoded at once, not copied
 	)
-	err := rows.Scan(&n.ID, &n.Namespace, &n.Content, &event, &ingest, &updated, &keywords, &tags,
-		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at)
+	err := rows.Scan(append(lead, &n.ID, &n.Namespace, &n.Content, &event, &ingest, &updated, &keywords, &tags,
+		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due)...)
 	if err != nil {
 		return amem.Note{}, err
 	}
 	n.EventTime, n.IngestTime, n.UpdatedAt = timeOf(event), timeOf(ingest), timeOf(updated)
 	n.Enrichment.State, n.Enrichment.At = amem.EnrichState(state), timeOf(at)
+	n.Enrichment.DueAt = timeOf(due)
 	if n.Keywords, err = decodeStrings(keywords); err != nil {
 		return amem.Note{}, fmt.Errorf("note %s: keywords: %w", n.ID, err)
 	}
@@ -126,15 +135,18 @@ func (t *tx) FindNote(id string) (amem.Note, error) {
 }
 
 const (
-	listNotes = `SELECT ` + noteColumns + ` FROM notes
-WHERE ns = ? AND id > ? ORDER BY id LIMIT ?`
-	listNotesInState = `SELECT ` + noteColumns + ` FROM notes
-WHERE ns = ? AND enrich_state = ? AND id > ? ORDER BY id LIMIT ?`
+	listWhere           = ` FROM notes WHERE ns = ? AND id > ? ORDER BY id LIMIT ?`
+	listInStateWhere    = ` FROM notes WHERE ns = ? AND enrich_state = ? AND id > ? ORDER BY id LIMIT ?`
+	listNotes           = `SELECT ` + noteColumnsNoVector + listWhere
+	listNotesInState    = `SELECT ` + noteColumnsNoVector + listInStateWhere
+	listNotesVec        = `SELECT ` + noteColumns + listWhere
+	listNotesInStateVec = `SELECT ` + noteColumns + listInStateWhere
 )
 
 // ListNotes returns the notes of ns with ID > q.After in ID order, with
-// their embeddings and links: q.Limit of them, DefaultListLimit when it is
-// 0, at most MaxListLimit. A negative limit is amem.ErrInvalid.
+// their links, and their embeddings if q.Embeddings: q.Limit of them,
+// DefaultListLimit when it is 0, at most MaxListLimit. A negative limit
+// is amem.ErrInvalid.
 func (t *tx) ListNotes(ns string, q amem.ListQuery) ([]amem.Note, error) {
 	limit := q.Limit
 	switch {
@@ -149,10 +161,14 @@ func (t *tx) ListNotes(ns string, q amem.ListQuery) ([]amem.Note, error) {
 		notes []amem.Note
 		err   error
 	)
+	all, inState := listNotes, listNotesInState
+	if q.Embeddings {
+		all, inState = listNotesVec, listNotesInStateVec
+	}
 	if q.State == "" {
-		notes, err = t.queryNotes(listNotes, ns, q.After, limit)
+		notes, err = t.queryNotes(all, ns, q.After, limit)
 	} else {
-		notes, err = t.queryNotes(listNotesInState, ns, string(q.State), q.After, limit)
+		notes, err = t.queryNotes(inState, ns, string(q.State), q.After, limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("list notes: %w", err)
@@ -169,13 +185,14 @@ func noteValues(n amem.Note) ([]any, error) {
 	if n.Namespace == "" {
 		return nil, fmt.Errorf("%w: note %s has no namespace", amem.ErrInvalid, n.ID)
 	}
-	var times [4]any
-	for i, f := range [4]struct {
+	var times [5]any
+	for i, f := range [5]struct {
 		name string
 		t    time.Time
 	}{
 		{"event time", n.EventTime}, {"ingest time", n.IngestTime},
 		{"updated at", n.UpdatedAt}, {"enrichment time", n.Enrichment.At},
+		{"due time", n.Enrichment.DueAt},
 	} {
 		v, err := timeValue(f.t)
 		if err != nil {
@@ -188,14 +205,14 @@ func noteValues(n amem.Note) ([]any, error) {
 		encodeStrings(n.Keywords), encodeStrings(n.Tags), encodeStrings(tagKeys(n.Tags)),
 		n.Context, encodeMetadata(n.Metadata),
 		encodeVector(n.Embedding), n.Version,
-		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3],
+		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
 	}, nil
 }
 
 const insertNote = `INSERT INTO notes (content, event_time, ingest_time, updated_at, keywords, tags,
 	tag_keys, context, metadata, embedding, version, enrich_state, enrich_error, enrich_attempts,
-	enrich_at, id, ns)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	enrich_at, due_at, change_seq, id, ns)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // InsertNote stores a new note; its links are ignored (see PutLink). An ID
 // that exists, in any namespace, is amem.ErrConflict.
@@ -204,7 +221,11 @@ func (t *tx) InsertNote(n amem.Note) error {
 	if err != nil {
 		return fmt.Errorf("insert note: %w", err)
 	}
-	if _, err := t.exec(insertNote, append(args, n.ID, n.Namespace)...); err != nil {
+	seq, err := t.changeSeq(n.Namespace)
+	if err != nil {
+		return fmt.Errorf("insert note %s: %w", n.ID, err)
+	}
+	if _, err := t.exec(insertNote, append(args, seq, n.ID, n.Namespace)...); err != nil {
 		if isConstraint(err, constraintUnique) || isConstraint(err, constraintPrimaryKey) {
 			return fmt.Errorf("insert note %s: %w", n.ID, amem.ErrConflict)
 		}
@@ -213,35 +234,61 @@ func (t *tx) InsertNote(n amem.Note) error {
 	return nil
 }
 
-const updateNote = `UPDATE notes SET content = ?, event_time = ?, ingest_time = ?, updated_at = ?,
+const (
+	updateNote = `UPDATE notes SET content = ?, event_time = ?, ingest_time = ?, updated_at = ?,
 	keywords = ?, tags = ?, tag_keys = ?, context = ?, metadata = ?, embedding = ?, version = ?,
-	enrich_state = ?, enrich_error = ?, enrich_attempts = ?, enrich_at = ?
-WHERE id = ? AND ns = ?`
+	enrich_state = ?, enrich_error = ?, enrich_attempts = ?, enrich_at = ?, due_at = ?, change_seq = ?
+WHERE id = ? AND ns = ? AND version = ?`
+	selectVersion = `SELECT version FROM notes WHERE ns = ? AND id = ?`
+)
 
 // UpdateNote replaces every field of the note n.ID in n.Namespace but its
-// links; a note that isn't there is amem.ErrNotFound.
-func (t *tx) UpdateNote(n amem.Note) error {
+// links and claim, if its stored version is ifVersion: a note that isn't
+// there is amem.ErrNotFound, one at another version amem.ErrConflict.
+func (t *tx) UpdateNote(n amem.Note, ifVersion int) error {
 	args, err := noteValues(n)
 	if err != nil {
 		return fmt.Errorf("update note: %w", err)
 	}
-	res, err := t.exec(updateNote, append(args, n.ID, n.Namespace)...)
+	seq, err := t.changeSeq(n.Namespace)
+	if err != nil {
+		return fmt.Errorf("update note %s: %w", n.ID, err)
+	}
+	res, err := t.exec(updateNote, append(args, seq, n.ID, n.Namespace, ifVersion)...)
 	if err != nil {
 		return fmt.Errorf("update note %s: %w", n.ID, err)
 	}
 	if ok, err := changed(res); !ok {
 		if err == nil {
-			err = notFound(n.Namespace, n.ID)
+			err = t.whyUnchanged(n.Namespace, n.ID, ifVersion)
 		}
 		return fmt.Errorf("update note: %w", err)
 	}
 	return nil
 }
 
-const deleteNote = `DELETE FROM notes WHERE ns = ? AND id = ?`
+// whyUnchanged explains an update that matched no row: the note is gone,
+// or it is at another version than the caller read.
+func (t *tx) whyUnchanged(ns, id string, ifVersion int) error {
+	var v int
+	err := t.queryRow(selectVersion, ns, id).Scan(&v)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound(ns, id)
+	}
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("note %s is at version %d, not %d: %w", id, v, ifVersion, amem.ErrConflict)
+}
 
-// DeleteNote removes a note; foreign keys cascade to its links, both ways,
-// and its versions, and a trigger removes it from the full-text index.
+const (
+	deleteNote      = `DELETE FROM notes WHERE ns = ? AND id = ?`
+	insertTombstone = `INSERT INTO tombstones (ns, seq, id, deleted_at) VALUES (?, ?, ?, ?)`
+)
+
+// DeleteNote removes a note and leaves a tombstone in the change feed;
+// foreign keys cascade to its links, both ways, and its versions, and a
+// trigger removes it from the full-text index.
 func (t *tx) DeleteNote(ns, id string) error {
 	res, err := t.exec(deleteNote, ns, id)
 	if err != nil {
@@ -252,6 +299,13 @@ func (t *tx) DeleteNote(ns, id string) error {
 			err = notFound(ns, id)
 		}
 		return fmt.Errorf("delete note: %w", err)
+	}
+	seq, err := t.changeSeq(ns)
+	if err != nil {
+		return fmt.Errorf("delete note %s: %w", id, err)
+	}
+	if _, err := t.exec(insertTombstone, ns, seq, id, time.Now().UnixNano()); err != nil {
+		return fmt.Errorf("delete note %s: tombstone: %w", id, err)
 	}
 	return nil
 }

@@ -340,7 +340,7 @@ func TestFTSIntegrity(t *testing.T) {
 						err = tx.InsertNote(n)
 					}
 				default:
-					err = tx.UpdateNote(n)
+					err = tx.UpdateNote(n, n.Version)
 				}
 				if err != nil {
 					return err

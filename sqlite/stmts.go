@@ -22,7 +22,8 @@ import (
 // readQueries are the statements of View transactions.
 var readQueries = []string{
 	selectNamespace, selectNamespaces,
-	selectNote, selectNotes, findNote, listNotes, listNotesInState,
+	selectNote, selectNotes, findNote, listNotes, listNotesInState, listNotesVec, listNotesInStateVec,
+	selectVersion, selectFeed, selectChanged, selectTombstones,
 	selectLinksOf, selectLinkEnds,
 	lexicalSearch, selectEmbeddings,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,
@@ -32,6 +33,8 @@ var readQueries = []string{
 var writeOnlyQueries = []string{
 	upsertNamespace, insertNote, updateNote, deleteNote,
 	upsertLink, deleteLinksFrom, insertVersion, insertUsage,
+	takeSeq, insertTombstone, selectOldTombstones, deleteOldTombstones, raiseHorizon,
+	claimDue, claimNote, renewClaim, releaseClaim,
 }
 
 // pool is a *sql.DB with its prepared statements.

@@ -19,6 +19,7 @@ type tx struct {
 	tx    *sql.Tx
 	pool  map[string]*sql.Stmt // the pool's prepared statements
 	stmts map[string]*sql.Stmt // those bound to tx so far
+	seqs  map[string]int64     // change numbers taken, by namespace
 }
 
 var _ amem.Tx = (*tx)(nil)

@@ -55,7 +55,7 @@ func testNoteRoundTrip(t *testing.T, s amem.Store) {
 	})
 	t.Run("ListNotes", func(t *testing.T) {
 		view(t, s, func(tx amem.Tx) error {
-			got, err := tx.ListNotes(ns, amem.ListQuery{})
+			got, err := tx.ListNotes(ns, amem.ListQuery{Embeddings: true})
 			if err != nil {
 				return err
 			}
@@ -63,6 +63,17 @@ func testNoteRoundTrip(t *testing.T, s amem.Store) {
 				t.Fatalf("ListNotes returned %d notes, want 1", len(got))
 			}
 			checkNote(t, got[0], n)
+			// Without Embeddings, the same note without its vector.
+			bare, err := tx.ListNotes(ns, amem.ListQuery{})
+			if err != nil {
+				return err
+			}
+			want := n
+			want.Embedding = nil
+			if len(bare) != 1 {
+				t.Fatalf("ListNotes without embeddings returned %d notes, want 1", len(bare))
+			}
+			checkNote(t, bare[0], want)
 			return nil
 		})
 	})
@@ -314,7 +325,7 @@ func testIsolation(t *testing.T, s amem.Store) {
 		{"UpdateNote", func(tx amem.Tx) error {
 			n := a1
 			n.Namespace, n.Content = nsB, "hijacked"
-			return tx.UpdateNote(n)
+			return tx.UpdateNote(n, a1.Version)
 		}},
 		{"DeleteNote", func(tx amem.Tx) error { return tx.DeleteNote(nsB, a1.ID) }},
 		{"PutLink in B to A's notes", func(tx amem.Tx) error {
@@ -402,7 +413,7 @@ func testUpdateNote(t *testing.T, s amem.Store) {
 	u.Version = 2
 	u.Enrichment = amem.Enrichment{State: amem.EnrichDone, Attempts: 1, At: base.Add(time.Hour)}
 	u.Links = nil // UpdateNote leaves links alone
-	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u) })
+	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u, n.Version) })
 
 	want := u
 	want.Links = []amem.Link{link}
@@ -410,13 +421,13 @@ func testUpdateNote(t *testing.T, s amem.Store) {
 
 	t.Run("missing", func(t *testing.T) {
 		m := newNote(ns, "never inserted")
-		err := s.Update(t.Context(), func(tx amem.Tx) error { return tx.UpdateNote(m) })
+		err := s.Update(t.Context(), func(tx amem.Tx) error { return tx.UpdateNote(m, m.Version) })
 		wantNotFound(t, "UpdateNote of a missing note", err)
 	})
 	t.Run("clear embedding", func(t *testing.T) {
 		c := want
 		c.Embedding, c.Metadata = nil, nil
-		update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(c) })
+		update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(c, want.Version) })
 		checkNote(t, getNote(t, s, ns, n.ID), c)
 	})
 }
@@ -677,7 +688,7 @@ func testListNotes(t *testing.T, s amem.Store) {
 	}
 
 	t.Run("default limit", func(t *testing.T) {
-		got := page(amem.ListQuery{})
+		got := page(amem.ListQuery{Embeddings: true})
 		if ids := noteIDs(got); !slices.Equal(ids, all) {
 			t.Errorf("ListNotes = %v, want %v", ids, all)
 		}

@@ -196,7 +196,7 @@ func testLexicalSearchSync(t *testing.T, s amem.Store) {
 	}
 	u := n
 	u.Content, u.Keywords, u.Tags, u.Context = "a pangolin rolls", []string{"scales"}, []string{"mammals"}, "zoo visit"
-	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u) })
+	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u, n.Version) })
 	for q, want := range map[string][]string{
 		"aardvark": {keep.ID}, "burrow": {}, "animals": {},
 		"pangolin": {n.ID}, "scales": {n.ID}, "mammals": {n.ID}, "zoo": {n.ID},
@@ -207,7 +207,7 @@ func testLexicalSearchSync(t *testing.T, s amem.Store) {
 	}
 	// An update that changes no text keeps the note findable once.
 	u.Enrichment = amem.Enrichment{State: amem.EnrichDone, At: base}
-	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u) })
+	update(t, s, func(tx amem.Tx) error { return tx.UpdateNote(u, u.Version) })
 	if got := find("pangolin"); !slices.Equal(got, []string{n.ID}) {
 		t.Errorf("after a non-text update: %v", got)
 	}

@@ -191,7 +191,7 @@ func testRollbackOnError(t *testing.T, s amem.Store) {
 		}
 		u := kept
 		u.Content = "changed"
-		if err := tx.UpdateNote(u); err != nil {
+		if err := tx.UpdateNote(u, kept.Version); err != nil {
 			return err
 		}
 		return fmt.Errorf("wrapped: %w", boom)
@@ -219,7 +219,7 @@ func testRollbackOnPanic(t *testing.T, s amem.Store) {
 			}
 			u := kept
 			u.Content = "changed"
-			if err := tx.UpdateNote(u); err != nil {
+			if err := tx.UpdateNote(u, kept.Version); err != nil {
 				return err
 			}
 			panic("boom")
@@ -261,7 +261,7 @@ func testViewIsReadOnly(t *testing.T, s amem.Store) {
 		{"UpdateNote", func(tx amem.Tx) error {
 			u := n
 			u.Content = "changed"
-			return tx.UpdateNote(u)
+			return tx.UpdateNote(u, n.Version)
 		}},
 		{"DeleteNote", func(tx amem.Tx) error { return tx.DeleteNote(ns, n.ID) }},
 		{"PutNamespace", func(tx amem.Tx) error {

@@ -1,0 +1,200 @@
+package amem
+
+import (
+	"context"
+	"slices"
+)
+
+// Get returns a note of the namespace, with its embedding and links.
+func (m *Memory) Get(ctx context.Context, ns, id string) (Note, error) {
+	if err := validID(id); err != nil {
+		return Note{}, err
+	}
+	if err := ValidNamespace(ns); err != nil {
+		return Note{}, err
+	}
+	var n Note
+	err := m.view(ctx, func(tx Tx) error {
+		var err error
+		n, err = tx.Note(ns, id)
+		return err
+	})
+	return n, err
+}
+
+// Lookup finds a note by ID in any namespace. It is for administration
+// (the CLI resolving an ID); servers must use Get, which keeps namespaces
+// apart.
+func (m *Memory) Lookup(ctx context.Context, id string) (Note, error) {
+	if err := validID(id); err != nil {
+		return Note{}, err
+	}
+	var n Note
+	err := m.view(ctx, func(tx Tx) error {
+		var err error
+		n, err = tx.FindNote(id)
+		return err
+	})
+	return n, err
+}
+
+// List pages through a namespace's notes in ID (creation) order.
+func (m *Memory) List(ctx context.Context, ns string, q ListQuery) ([]Note, error) {
+	if err := ValidNamespace(ns); err != nil {
+		return nil, err
+	}
+	if q.After != "" {
+		if err := validID(q.After); err != nil {
+			return nil, err
+		}
+	}
+	var notes []Note
+	err := m.view(ctx, func(tx Tx) error {
+		var err error
+		notes, err = tx.ListNotes(ns, q)
+		return err
+	})
+	return notes, err
+}
+
+// Namespaces lists every namespace.
+func (m *Memory) Namespaces(ctx context.Context) ([]NamespaceInfo, error) {
+	var out []NamespaceInfo
+	err := m.view(ctx, func(tx Tx) error {
+		var err error
+		out, err = tx.Namespaces()
+		return err
+	})
+	return out, err
+}
+// Neighbor is a linked note seen from one end of the link.
+type Neighbor struct {
+	Link Link `json:"link"`
+	Note Note `json:"note"`
+}
+
+// Links returns the notes linked to id, in both directions, strongest
+// link first.
+func (m *Memory) Links(ctx context.Context, ns, id string) ([]Neighbor, error) {
+	n, err := m.Get(ctx, ns, id)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(n.Links))
+	for _, l := range n.Links {
+		ids = append(ids, l.Other(id))
+	}
+	var others []Note
+	if err := m.view(ctx, func(tx Tx) error {
+		var err error
+		others, err = tx.Notes(ns, ids)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	byID := make(map[string]Note, len(others))
+	for _, o := range others {
+		byID[o.ID] = o
+	}
+	out := make([]Neighbor, 0, len(n.Links))
+	for _, l := range n.Links {
+		if o, ok := byID[l.Other(id)]; ok {
+			out = append(out, Neighbor{Link: l, Note: o})
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Neighbor) int { return cmpStrength(a.Link, b.Link) })
+	return out, nil
+}
+
+func cmpStrength(a, b Link) int {
+	switch {
+	case a.Strength > b.Strength:
+		return -1
+	case a.Strength < b.Strength:
+		return 1
+	}
+	return a.CreatedAt.Compare(b.CreatedAt)
+}
+
+// History returns every version of a note, oldest first.
+func (m *Memory) History(ctx context.Context, ns, id string) ([]Version, error) {
+	var vs []Version
+	err := m.viewNote(ctx, ns, id, func(tx Tx) (err error) {
+		vs, err = tx.Versions(ns, id)
+		return err
+	})
+	return vs, err
+}
+
+// viewNote runs fn in a read transaction if the note exists; a bad
+// namespace or ID, or a missing note, is an error.
+func (m *Memory) viewNote(ctx context.Context, ns, id string, fn func(Tx) error) error {
+	if err := validID(id); err != nil {
+		return err
+	}
+	if err := ValidNamespace(ns); err != nil {
+		return err
+	}
+	return m.view(ctx, func(tx Tx) error {
+		if _, err := tx.Note(ns, id); err != nil {
+			return err
+		}
+		return fn(tx)
+	})
+}
+
+// NoteUsage returns the model tokens spent enriching a note, by operation
+// (construct, connect, evolve), failed attempts included. Tokens a note's
+// enrichment spent on evolving its neighbours count for it, not for them.
+func (m *Memory) NoteUsage(ctx context.Context, ns, id string) ([]UsageTotal, error) {
+	var out []UsageTotal
+	err := m.viewNote(ctx, ns, id, func(tx Tx) (err error) {
+		out, err = tx.NoteUsage(ns, id)
+		return err
+	})
+	return out, err
+}
+
+// Stats describes a namespace: counts and token usage.
+type Stats struct {
+	Namespace string `json:"namespace"`
+	NamespaceStats
+	Embedder   string `json:"embedder"`
+	Dimensions int    `json:"dimensions"`
+	// Usage is per operation; PromptTokens and CompletionTokens (from the
+	// embedded Usage) are the namespace's totals.
+	Usage  []UsageTotal `json:"usage"`
+	Tokens Usage        `json:"tokens"`
+}
+
+// Stats returns counts and token usage per namespace; an empty ns means
+// every namespace.
+func (m *Memory) Stats(ctx context.Context, ns string) ([]Stats, error) {
+	var out []Stats
+	err := m.view(ctx, func(tx Tx) error {
+		infos, err := tx.Namespaces()
+		if err != nil {
+			return err
+		}
+		for _, info := range infos {
+			if ns != "" && info.Name != ns {
+				continue
+			}
+			st, err := tx.Stats(info.Name)
+			if err != nil {
+				return err
+			}
+			u, err := tx.UsageTotals(info.Name)
+			if err != nil {
+				return err
+			}
+			var total Usage
+			for _, x := range u {
+				total = total.Add(x.Usage)
+			}
+			out = append(out, Stats{Namespace: info.Name, NamespaceStats: st, Embedder: info.Embedder, Dimensions: info.Dimensions, Usage: u, Tokens: total})
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,392 @@
+package amem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"time"
+)
+
+// AddRequest is a new memory.
+type AddRequest struct {
+	Namespace string
+	Content   string
+	// EventTime is when it was said or happened; zero means now.
+	EventTime time.Time
+	// Keywords, Tags and Metadata given by the caller are kept; the
+	// curator adds to keywords and tags.
+	Keywords []string
+	Tags     []string
+	Metadata map[string]string
+	// Wait enriches the note before Add returns even when Options.Async
+	// is set (a background worker then leaves it alone).
+	Wait bool
+}
+
+// Add stores a note and, unless Options.Async is set, enriches it. The note
+// is durable and searchable once the first transaction commits; if the
+// curator then fails, Add still returns the stored note, marked failed,
+// and a nil error (Enrich retries it); if ctx ends during enrichment, the
+// stored note comes back pending.
+func (m *Memory) Add(ctx context.Context, req AddRequest) (Note, error) {
+	notes, err := m.AddBatch(ctx, []AddRequest{req})
+	if err != nil {
+		return Note{}, unwrapBatch(err)
+	}
+	return notes[0], nil
+}
+
+// MaxBatch bounds the notes of one AddBatch.
+const MaxBatch = 1000
+
+// AddBatch stores several notes in one transaction: all of them or, on any
+// error (an invalid request is reported with its index), none. Then each
+// is enriched as Add would, in order. The notes come back in request
+// order. Once stored, the notes are returned without error even if
+// enrichment can't run (ctx ends, the store fails): they stay pending, to
+// be enriched by RunWorkers or EnrichPending.
+func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error) {
+	if len(reqs) == 0 {
+		return nil, invalidf("no notes to add")
+	}
+	if len(reqs) > MaxBatch {
+		return nil, invalidf("%d notes in one batch, at most %d", len(reqs), MaxBatch)
+	}
+	notes := make([]Note, len(reqs))
+	texts := make([]string, len(reqs))
+	var nss []string
+	for i, req := range reqs {
+		n, err := m.newNote(req)
+		if err != nil {
+			return nil, &batchError{i, err}
+		}
+		notes[i], texts[i] = n, m.opts.EmbedText(n)
+		nss = append(nss, n.Namespace)
+	}
+	vecs, err := m.embed(ctx, texts)
+	if err != nil {
+		return nil, err
+	}
+	for i := range notes {
+		notes[i].Embedding = vecs[i]
+	}
+	err = m.update(ctx, func(tx Tx) error {
+		for i, n := range notes {
+			if err := m.ensureNamespace(tx, n.Namespace); err != nil {
+				return &batchError{i, err}
+			}
+			if err := tx.InsertNote(n); err != nil {
+				return &batchError{i, err}
+			}
+			if err := tx.AddVersion(m.version(n, ActorUser, "added", nil)); err != nil {
+				return &batchError{i, err}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("add: %w", err)
+	}
+	m.advance(ctx, nss...)
+	woken := false
+	for i, n := range notes {
+		notes[i].Embedding = nil
+		if n.Enrichment.State != EnrichPending {
+			continue
+		}
+		if !m.opts.Async || reqs[i].Wait {
+			done, err := m.enrichAfterWrite(ctx, n.Namespace, n.ID)
+			if err == nil {
+				notes[i] = done
+				continue
+			}
+			// The notes are stored: failing now would make a caller add
+			// them again. They stay pending for the workers or a retry.
+			m.log.Warn("enrichment after add", "namespace", n.Namespace, "note", n.ID, "err", err)
+		}
+		if !woken {
+			m.notify()
+			woken = true
+		}
+	}
+	return notes, nil
+}
+
+// batchError is an error of one request of a batch.
+type batchError struct {
+	index int
+	err   error
+}
+
+func (e *batchError) Error() string { return fmt.Sprintf("note %d: %v", e.index, e.err) }
+func (e *batchError) Unwrap() error { return e.err }
+
+// unwrapBatch drops the batch index from an error of a one-note batch.
+func unwrapBatch(err error) error {
+	var be *batchError
+	if errors.As(err, &be) && err == error(be) {
+		return be.err
+	}
+	if errors.As(err, &be) {
+		return fmt.Errorf("add: %w", be.err)
+	}
+	return err
+}
+
+// enrichAfterWrite enriches a note just written: a curator failure is
+// recorded on the note, not returned, since the write itself succeeded.
+func (m *Memory) enrichAfterWrite(ctx context.Context, ns, id string) (Note, error) {
+	n, err := m.enrichOnce(ctx, ns, id, notDone)
+	var ee *EnrichError
+	if errors.As(err, &ee) {
+		return n, nil
+	}
+	return n, err
+}
+
+func (m *Memory) newNote(req AddRequest) (Note, error) {
+	ns := req.Namespace
+	if ns == "" {
+		ns = DefaultNamespace
+	}
+	if err := ValidNamespace(ns); err != nil {
+		return Note{}, err
+	}
+	if err := m.validContent(req.Content); err != nil {
+		return Note{}, err
+	}
+	kw, err := validTerms("keywords", req.Keywords, MaxKeywords)
+	if err != nil {
+		return Note{}, err
+	}
+	tags, err := validTerms("tags", req.Tags, MaxTags)
+	if err != nil {
+		return Note{}, err
+	}
+	if err := validMetadata(req.Metadata); err != nil {
+		return Note{}, err
+	}
+	now := m.opts.Now().UTC()
+	ev := req.EventTime
+	if ev.IsZero() {
+		ev = now
+	}
+	enr := Enrichment{State: EnrichPending, DueAt: now}
+	if m.opts.Curator == nil {
+		enr = Enrichment{State: EnrichDone}
+	}
+	var md map[string]string
+	if len(req.Metadata) > 0 {
+		md = maps.Clone(req.Metadata)
+	}
+	return Note{
+		ID:         m.ids.next(now),
+		Namespace:  ns,
+		Content:    req.Content,
+		EventTime:  ev.UTC(),
+		IngestTime: now,
+		UpdatedAt:  now,
+		Keywords:   kw,
+		Tags:       tags,
+		Metadata:   md,
+		Links:      []Link{},
+		Version:    1,
+		Enrichment: enr,
+	}, nil
+}
+
+// version builds the history row for n's current state; prev is the state
+// before the change (nil for a new note).
+func (m *Memory) version(n Note, actor Actor, reason string, prev *Note) Version {
+	snap := n.snapshot()
+	var changes []FieldChange
+	if prev == nil {
+		changes = diffSnapshots(Snapshot{}, snap)
+	} else {
+		changes = diffSnapshots(prev.snapshot(), snap)
+	}
+	return Version{
+		NoteID: n.ID, Namespace: n.Namespace, Version: n.Version,
+		Actor: actor, Reason: reason, Changes: changes, Snapshot: snap,
+		CreatedAt: n.UpdatedAt,
+	}
+}
+
+
+// UpdateRequest changes a note. Nil fields are left as they are.
+type UpdateRequest struct {
+	Content   *string
+	EventTime *time.Time
+	Keywords  *[]string
+	Tags      *[]string
+	Context   *string
+	// Metadata, when non-nil, replaces the whole map.
+	Metadata map[string]string
+	// Reason is kept in the note's history.
+	Reason string
+}
+
+// Update changes a note, writes a version and re-embeds it. A content edit
+// also clears the curator-written keywords and context (unless given) and
+// re-enriches the note, replacing the links it chose.
+func (m *Memory) Update(ctx context.Context, ns, id string, req UpdateRequest) (Note, error) {
+	if err := validID(id); err != nil {
+		return Note{}, err
+	}
+	if err := ValidNamespace(ns); err != nil {
+		return Note{}, err
+	}
+	if req.Content != nil {
+		if err := m.validContent(*req.Content); err != nil {
+			return Note{}, err
+		}
+	}
+	var kw, tags []string
+	var err error
+	if req.Keywords != nil {
+		if kw, err = validTerms("keywords", *req.Keywords, MaxKeywords); err != nil {
+			return Note{}, err
+		}
+	}
+	if req.Tags != nil {
+		if tags, err = validTerms("tags", *req.Tags, MaxTags); err != nil {
+			return Note{}, err
+		}
+	}
+	if req.Context != nil {
+		if err := validContext(*req.Context); err != nil {
+			return Note{}, err
+		}
+	}
+	if req.Metadata != nil {
+		if err := validMetadata(req.Metadata); err != nil {
+			return Note{}, err
+		}
+	}
+	apply := func(n Note) Note {
+		n = n.Clone()
+		if req.Content != nil && *req.Content != n.Content {
+			n.Content = *req.Content
+			n.Keywords, n.Context = []string{}, ""
+			if m.opts.Curator != nil {
+				n.Enrichment = Enrichment{State: EnrichPending, Attempts: n.Enrichment.Attempts, At: n.Enrichment.At,
+					DueAt: m.opts.Now().UTC()}
+			}
+		}
+		if req.EventTime != nil {
+			n.EventTime = req.EventTime.UTC()
+		}
+		if req.Keywords != nil {
+			n.Keywords = kw
+		}
+		if req.Tags != nil {
+			n.Tags = tags
+		}
+		if req.Context != nil {
+			n.Context = *req.Context
+		}
+		if req.Metadata != nil {
+			n.Metadata = maps.Clone(req.Metadata)
+			if len(n.Metadata) == 0 {
+				n.Metadata = nil
+			}
+		}
+		return n
+	}
+	reason := req.Reason
+	if reason == "" {
+		reason = "updated"
+	}
+	n, err := m.change(ctx, ns, id, ActorUser, reason, apply)
+	if err != nil {
+		return Note{}, fmt.Errorf("update %s: %w", id, err)
+	}
+	if n.Enrichment.State == EnrichPending {
+		if m.opts.Async {
+			m.notify()
+			return n, nil
+		}
+		return m.enrichAfterWrite(ctx, ns, id)
+	}
+	return n, nil
+}
+
+// change applies fn to a note as one versioned, re-embedded write. The
+// embedding is computed outside any transaction; the write is
+// compare-and-set on the version read, so if the note changed meanwhile
+// (here or in another process) the change is computed again on the new
+// state.
+func (m *Memory) change(ctx context.Context, ns, id string, actor Actor, reason string, fn func(Note) Note) (Note, error) {
+	for attempt := 0; ; attempt++ {
+		cur, err := m.Get(ctx, ns, id)
+		if err != nil {
+			return Note{}, err
+		}
+		next := fn(cur)
+		if sameSnapshot(cur.snapshot(), next.snapshot()) && next.Enrichment == cur.Enrichment {
+			return cur, nil
+		}
+		vecs, err := m.embed(ctx, []string{m.opts.EmbedText(next)})
+		if err != nil {
+			return Note{}, err
+		}
+		next.Embedding = vecs[0]
+		next.Version = cur.Version + 1
+		next.UpdatedAt = m.opts.Now().UTC()
+		err = m.update(ctx, func(tx Tx) error {
+			if err := tx.UpdateNote(next, cur.Version); err != nil {
+				return err
+			}
+			return tx.AddVersion(m.version(next, actor, reason, &cur))
+		})
+		if err == nil {
+			m.advance(ctx, ns)
+			return m.Get(ctx, ns, id)
+		}
+		if !errors.Is(err, ErrConflict) {
+			return Note{}, err
+		}
+		if attempt == 5 {
+			return Note{}, fmt.Errorf("note %s kept changing under the write; try again: %w", id, err)
+		}
+	}
+}
+
+// Delete removes a note, every link touching it and its history.
+func (m *Memory) Delete(ctx context.Context, ns, id string) error {
+	if err := validID(id); err != nil {
+		return err
+	}
+	if err := ValidNamespace(ns); err != nil {
+		return err
+	}
+	if err := m.update(ctx, func(tx Tx) error { return tx.DeleteNote(ns, id) }); err != nil {
+		return err
+	}
+	m.advance(ctx, ns)
+	return nil
+}
+
+// Restore brings a note's content, time, keywords, tags, context and
+// metadata back to an earlier version, as a new version. Links are kept.
+func (m *Memory) Restore(ctx context.Context, ns, id string, version int) (Note, error) {
+	vs, err := m.History(ctx, ns, id)
+	if err != nil {
+		return Note{}, err
+	}
+	i := slices.IndexFunc(vs, func(v Version) bool { return v.Version == version })
+	if i < 0 {
+		return Note{}, fmt.Errorf("%w: note %s has no version %d (it has 1-%d)", ErrNotFound, id, version, len(vs))
+	}
+	snap := vs[i].Snapshot
+	return m.change(ctx, ns, id, ActorRestore, fmt.Sprintf("restored to version %d", version), func(n Note) Note {
+		n = n.Clone()
+		s := Note{Keywords: snap.Keywords, Tags: snap.Tags, Metadata: snap.Metadata}.Clone()
+		n.Content, n.EventTime, n.Context = snap.Content, snap.EventTime, snap.Context
+		n.Keywords, n.Tags, n.Metadata = s.Keywords, s.Tags, s.Metadata
+		return n
+	})
+}
+
