@@ -67,6 +67,7 @@ func (m *Memory) Namespaces(ctx context.Context) ([]NamespaceInfo, error) {
 	})
 	return out, err
 }
+
 // Neighbor is a linked note seen from one end of the link.
 type Neighbor struct {
 	Link Link `json:"link"`

@@ -214,7 +214,6 @@ func (m *Memory) version(n Note, actor Actor, reason string, prev *Note) Version
 	}
 }
 
-
 // UpdateRequest changes a note. Nil fields are left as they are.
 type UpdateRequest struct {
 	Content   *string
@@ -389,4 +388,3 @@ func (m *Memory) Restore(ctx context.Context, ns, id string, version int) (Note,
 		return n
 	})
 }
-
