@@ -485,9 +485,17 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 			c.committed()
 			return nil
 		case errors.Is(err, ErrConflict) && !errors.Is(err, errClaimLost):
-			continue // another writer got in: read again and merge
+			// Another writer got in: read again and merge.
 		case !errors.Is(err, errRetryApply):
 			return err
+		}
+		// Enrichments that evolve the same neighbours collide again if
+		// they retry in step; a random pause that grows lets one through.
+		if err := sleepCtx(ctx, time.Duration(rand.Int64N(int64(attempt+1)*int64(2*time.Millisecond)))); err != nil {
+			return err
+		}
+		if len(reembed) == 0 {
+			continue
 		}
 		texts := make([]string, len(reembed))
 		for i, ev := range reembed {
@@ -506,7 +514,21 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 
 // applyAttempts bounds apply's retries: each is caused by another
 // enrichment committing a change to one of the same notes in between.
-const applyAttempts = 8
+// Measured with 4 writers evolving the same 10 neighbours (storetest's
+// history test), 8 attempts without pauses did not always suffice.
+const applyAttempts = 32
+
+// sleepCtx waits d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
 
 var errRetryApply = errors.New("a note changed: re-embed and retry")
 

@@ -84,6 +84,13 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"CanceledContext", testCanceledContext},
 		{"TxAfterFn", testTxAfterFn},
 		{"Concurrent", testConcurrent},
+		{"Feed", testFeed},
+		{"FeedCompaction", testFeedCompaction},
+		{"FeedConcurrent", testFeedConcurrent},
+		{"UpdateNoteCAS", testUpdateNoteCAS},
+		{"Claims", testClaims},
+		{"ClaimsConcurrent", testClaimsConcurrent},
+		{"HistoryUnderConcurrentEvolution", testHistoryUnderConcurrentEvolution},
 		{"Closed", testClosed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
