@@ -33,6 +33,7 @@ type app struct {
 	llmBaseURL string
 	configPath string
 	verbose    bool
+	claimLease time.Duration // serve: see its flag
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

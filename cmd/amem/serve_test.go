@@ -35,9 +35,9 @@ var servingLine = regexp.MustCompile(`msg=serving addr=(http://\S+)`)
 
 // startServe starts `amem serve` on a free port and waits for its start
 // line.
-func startServe(t *testing.T, env []string, db string) *served {
+func startServe(t *testing.T, env []string, db string, flags ...string) *served {
 	t.Helper()
-	cmd := amemCommand(t, env, "serve", "--db", db, "--addr", "127.0.0.1:0")
+	cmd := amemCommand(t, env, append([]string{"serve", "--db", db, "--addr", "127.0.0.1:0"}, flags...)...)
 	pipe, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 	mem, st, err := local.OpenWithStore(a.ctx, local.Config{
 		Path: a.db, Embedder: a.embedder, ModelDir: a.modelDir, Curator: a.curator,
 		LLM: a.llm, LLMBaseURL: a.llmBaseURL, Log: a.stderr, Logger: logger,
-		Options: amem.Options{Async: true, OnEnrich: s.enriched},
+		Options: amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease},
 	})
 	if err != nil {
 		return nil, err
