@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -202,6 +203,34 @@ func TestResolveConfigFile(t *testing.T) {
 	os.WriteFile(named, []byte(`{"llm_api_key": "sk-secret"}`), 0o644)
 	if _, _, err := resolveConfig(flagSettings{configPath: named}, fakeEnv{}.get); err == nil || !strings.Contains(err.Error(), "unknown field") {
 		t.Errorf("an API key in the file: %v", err)
+	}
+}
+
+// amem config shows what was resolved, API keys and header values masked.
+func TestCLIConfig(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("AMEM_LLM", "openai:gpt-4o-mini")
+	t.Setenv("OPENAI_BASE_URL", "http://localhost:11434/v1")
+	t.Setenv("OPENAI_API_KEY", "sk-0123456789abcdefWXYZ")
+	t.Setenv("AMEM_LLM_API_KEY", "")
+	t.Setenv("AMEM_LLM_BASE_URL", "")
+	t.Setenv("AMEM_LLM_HEADERS", "api-key=header-secret")
+	t.Setenv("AMEM_CONNECT_CALLS", "two")
+	out := mustCLI(t, "", "config", "--db", "x.db")
+	for _, want := range []string{"x.db", "lexical", "openai:gpt-4o-mini", "http://localhost:11434/v1", "***WXYZ", "api-key=***", "two", "llm"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("amem config lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "0123456789") || strings.Contains(out, "header-secret") {
+		t.Errorf("amem config shows a secret:\n%s", out)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "config", "--json")), &v); err != nil {
+		t.Fatal(err)
+	}
+	if s := v["llm_server"].(map[string]any); s["api_key"] != "***WXYZ" || v["connect_calls"] != "two" {
+		t.Errorf("amem config --json: %v", v)
 	}
 }
 
