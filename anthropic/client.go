@@ -44,10 +44,10 @@ var _ amem.LLM = (*Client)(nil)
 // Model. New makes no request.
 func New(cfg Config) (*Client, error) {
 	if cfg.APIKey == "" {
-		return nil, fmt.Errorf("anthropic: %w: no API key (set Config.APIKey or AMEM_LLM_API_KEY)", amem.ErrInvalid)
+		return nil, fmt.Errorf("anthropic: %w: no API key (Config.APIKey; the amem command takes ANTHROPIC_API_KEY or AMEM_LLM_API_KEY)", amem.ErrInvalid)
 	}
 	if cfg.Model == "" {
-		return nil, fmt.Errorf("anthropic: %w: no model (set Config.Model or AMEM_LLM_MODEL)", amem.ErrInvalid)
+		return nil, fmt.Errorf("anthropic: %w: no model (Config.Model)", amem.ErrInvalid)
 	}
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = DefaultBaseURL
@@ -83,9 +83,9 @@ func New(cfg Config) (*Client, error) {
 	// capped at 8s, less up to 25% random jitter. It stops at once when
 	// the caller's ctx is done.
 	opts := []option.RequestOption{
-		// Configuration comes from Config alone (ConfigFromEnv reads the
-		// environment explicitly), so the SDK must not add a credential,
-		// base URL or headers of its own from the environment.
+		// Configuration comes from Config alone (the amem command
+		// resolves the environment into it), so the SDK must not add a
+		// credential, base URL or headers of its own from the environment.
 		option.WithoutEnvironmentDefaults(),
 		option.WithAPIKey(cfg.APIKey),
 		option.WithBaseURL(cfg.BaseURL),

@@ -662,39 +662,6 @@ func TestNew(t *testing.T) {
 	}
 }
 
-func TestConfigFromEnv(t *testing.T) {
-	tests := []struct {
-		name string
-		env  map[string]string
-		want Config
-	}{
-		{"none", nil, Config{}},
-		{
-			"sdk only",
-			map[string]string{"ANTHROPIC_API_KEY": "a", "ANTHROPIC_BASE_URL": "http://a"},
-			Config{APIKey: "a", BaseURL: "http://a"},
-		},
-		{
-			"amem wins",
-			map[string]string{
-				"ANTHROPIC_API_KEY": "a", "ANTHROPIC_BASE_URL": "http://a",
-				"AMEM_LLM_API_KEY": "b", "AMEM_LLM_BASE_URL": "http://b", "AMEM_LLM_MODEL": "m",
-			},
-			Config{APIKey: "b", BaseURL: "http://b", Model: "m"},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			for _, k := range []string{"ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "AMEM_LLM_API_KEY", "AMEM_LLM_BASE_URL", "AMEM_LLM_MODEL"} {
-				t.Setenv(k, tt.env[k])
-			}
-			if got := ConfigFromEnv(); got != tt.want {
-				t.Errorf("ConfigFromEnv() = %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestRetryAfter(t *testing.T) {
 	now := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
 	tests := []struct {

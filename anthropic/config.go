@@ -2,7 +2,6 @@ package anthropic
 
 import (
 	"net/http"
-	"os"
 	"time"
 )
 
@@ -66,32 +65,3 @@ const (
 	// call then also pays the API's tool-use system prompt.
 	StructuredTool StructuredOutput = "tool"
 )
-
-// ConfigFromEnv reads a Config from the environment. The SDK's own
-// variables come first and amem's override them, so that one shell can
-// hold a general Anthropic key and a different one for amem:
-//
-//	ANTHROPIC_API_KEY, then AMEM_LLM_API_KEY    -> APIKey
-//	ANTHROPIC_BASE_URL, then AMEM_LLM_BASE_URL  -> BaseURL
-//	AMEM_LLM_MODEL                              -> Model
-//
-// Unset or empty variables leave the field zero; the other fields are
-// left zero, which New reads as their defaults.
-func ConfigFromEnv() Config {
-	var cfg Config
-	cfg.APIKey = firstEnv("AMEM_LLM_API_KEY", "ANTHROPIC_API_KEY")
-	cfg.BaseURL = firstEnv("AMEM_LLM_BASE_URL", "ANTHROPIC_BASE_URL")
-	cfg.Model = os.Getenv("AMEM_LLM_MODEL")
-	return cfg
-}
-
-// firstEnv returns the value of the first of names that is set and not
-// empty.
-func firstEnv(names ...string) string {
-	for _, n := range names {
-		if v := os.Getenv(n); v != "" {
-			return v
-		}
-	}
-	return ""
-}

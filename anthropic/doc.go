@@ -30,11 +30,11 @@
 //
 // Config holds everything; its zero fields take the documented defaults
 // (Timeout 60s per attempt, MaxRetries 3, MaxConcurrency 4, MaxTokens 1024:
-// the API requires max_tokens). ConfigFromEnv reads ANTHROPIC_API_KEY and
-// ANTHROPIC_BASE_URL, then AMEM_LLM_API_KEY, AMEM_LLM_BASE_URL and
-// AMEM_LLM_MODEL, amem's variables winning. New keeps the SDK from reading
-// a credential, base URL or extra headers from the environment itself, so
-// what Config says is what is sent. The SDK still records an OpenTelemetry
+// the API requires max_tokens). The package reads no environment variable
+// (the amem command resolves ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL and its
+// own AMEM_LLM_API_KEY and AMEM_LLM_BASE_URL into a Config), and New keeps
+// the SDK from reading a credential, base URL or extra headers from the
+// environment itself, so what Config says is what is sent. The SDK still records an OpenTelemetry
 // span per call through the globally registered tracer provider (a no-op
 // unless the program registers one).
 //
@@ -64,11 +64,7 @@
 //
 // # Example
 //
-//	cfg := anthropic.ConfigFromEnv()
-//	if cfg.Model == "" {
-//		cfg.Model = "claude-sonnet-4-5"
-//	}
-//	llm, err := anthropic.New(cfg)
+//	llm, err := anthropic.New(anthropic.Config{APIKey: key, Model: "claude-sonnet-4-5"})
 //	if err != nil {
 //		return err
 //	}

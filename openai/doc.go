@@ -10,9 +10,10 @@
 // Config holds the base URL, key and model, and the robustness settings
 // with their defaults: Timeout 60s per attempt, MaxRetries 3,
 // MaxConcurrency 4 requests in flight per client, BatchSize 256 inputs per
-// embeddings request. ConfigFromEnv reads AMEM_LLM_BASE_URL,
-// AMEM_LLM_API_KEY and AMEM_LLM_MODEL, falling back to OPENAI_BASE_URL and
-// OPENAI_API_KEY. The key is optional: local servers need none.
+// embeddings request. The package reads no environment variable, and the
+// SDK's OPENAI_BASE_URL and OPENAI_API_KEY never override a Config: the
+// amem command resolves its variables into one. The key is optional: local
+// servers need none.
 //
 // OpenAI at api.openai.com:
 //

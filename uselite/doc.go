@@ -29,11 +29,11 @@
 // table of pinned sizes and sha256 sums (files.go). Hashing the 28 MB costs
 // some tens of milliseconds, a small part of loading, and it turns a
 // truncated or altered download into an error that names the file and says
-// to run `amem model pull`, instead of silently wrong vectors. DefaultDir is
-// $AMEM_MODEL_DIR, else <user cache dir>/amem/models/use-lite-0.2.0. Pull
-// installs atomically (staging directory beside the target, then rename)
-// after checking the tarball's sha256 and refusing archive entries that
-// would escape the directory; Ensure loads and pulls on demand.
+// to run `amem model pull`, instead of silently wrong vectors. DefaultDir
+// is <user cache dir>/amem/models/use-lite-0.2.0. Pull installs atomically
+// (staging directory beside the target, then rename) after checking the
+// tarball's sha256 and refusing archive entries that would escape the
+// directory; Ensure loads and pulls on demand.
 //
 // # Tokenizer
 //

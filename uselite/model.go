@@ -33,14 +33,13 @@ const (
 )
 
 // DefaultDir is where the model lives unless told otherwise:
-// $AMEM_MODEL_DIR if set, else <user cache dir>/amem/models/use-lite-0.2.0.
+// <user cache dir>/amem/models/use-lite-0.2.0. The amem command lets
+// --model-dir and $AMEM_MODEL_DIR choose another; this package reads no
+// environment variable of its own.
 func DefaultDir() (string, error) {
-	if d := os.Getenv("AMEM_MODEL_DIR"); d != "" {
-		return d, nil
-	}
 	cache, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("uselite: no model directory: set AMEM_MODEL_DIR (%w)", err)
+		return "", fmt.Errorf("uselite: no user cache directory for the model; give a directory (%w)", err)
 	}
 	return filepath.Join(cache, "amem", "models", "use-lite-"+PackageVersion), nil
 }

@@ -203,7 +203,9 @@ func (a *app) embedCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			emb, err := local.NewEmbedder(a.ctx, a.embedder, a.modelDir, a.stderr)
+			cfg := a.cfg
+			cfg.Log = a.stderr
+			emb, err := local.NewEmbedder(a.ctx, cfg)
 			if err != nil {
 				return err
 			}

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/amem-dev/amem/internal/fakellm"
-	"github.com/amem-dev/amem/uselite"
 )
 
 // amemCLI runs the CLI in-process with the lexical embedder (no model
@@ -194,12 +193,13 @@ func TestCLIDefaultEmbedderIsTheSentenceModel(t *testing.T) {
 	}
 }
 
+// modelDirForTest is the model.json the CLI would load.
 func modelDirForTest(t *testing.T) string {
-	dir, err := uselite.DefaultDir()
-	if err != nil {
+	cfg, _, err := resolveConfig(flagSettings{}, os.Getenv)
+	if err != nil || cfg.ModelDir == "" {
 		t.Skipf("SKIPPING: no model directory: %v", err)
 	}
-	return filepath.Join(dir, "dist", "model.json")
+	return filepath.Join(cfg.ModelDir, "dist", "model.json")
 }
 
 // TestCLIWithLLMFromEnvironment is the documented set-up: AMEM_LLM names

@@ -65,47 +65,44 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 			if lexWeight < 0 {
 				return usagef("--lexical-weight must be positive")
 			}
+			// mc is the memory configuration: the embedder, curator and LLM.
+			mc := a.cfg
+			mc.Log = a.stderr
 			if lexWeight == 0 {
-				lexWeight = local.LexicalWeight(a.embedder)
+				lexWeight = local.LexicalWeight(mc.Embedder)
 			}
 			convs, err := locomo.Load(data)
 			if err != nil {
 				return err
 			}
-			emb, err := local.NewEmbedder(a.ctx, a.embedder, a.modelDir, a.stderr)
+			emb, err := local.NewEmbedder(a.ctx, mc)
 			if err != nil {
 				return err
 			}
-			if a.curator == local.CuratorNone {
+			name := mc.CuratorName()
+			if name == local.CuratorNone {
 				return usagef("--curator none: the amem modes need a curator (offline or llm)")
 			}
-			cur, err := local.NewCurator(a.curator, a.llm, a.llmBaseURL, emb, nil)
+			cur, err := local.NewCurator(mc, emb)
 			if err != nil {
 				return err
 			}
-			name := a.curator
-			if name == "" {
-				name = local.CuratorOffline
-				if a.llm != "" {
-					name = local.CuratorLLM
-				}
-			}
 			if name == local.CuratorLLM {
-				name += " (" + a.llm + ")"
+				name += " (" + mc.LLM + ")"
 			}
 			cfg := eval.Config{
 				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, LexicalWeight: lexWeight,
 				WorkDir: work, Progress: a.stderr,
 			}
 			if doAnswer {
-				if a.llm == "" {
+				if mc.LLM == "" {
 					return usagef("--answer needs an LLM: set AMEM_LLM=openai:MODEL or anthropic:MODEL (or --llm)")
 				}
-				llm, err := local.NewLLM(a.llm, a.llmBaseURL)
+				llm, err := local.NewLLM(mc.LLM, mc.LLMEndpoint)
 				if err != nil {
 					return err
 				}
-				cfg.Answerer, cfg.AnswererName = llm, a.llm
+				cfg.Answerer, cfg.AnswererName = llm, mc.LLM
 			}
 			res, err := eval.Run(a.ctx, convs, cfg)
 			if err != nil {

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem/auth"
-	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -27,15 +26,7 @@ Only a hash of each key is stored: a key is shown once, when it is created.`,
 
 // withKeys opens the database's key store only: no embedder, no model.
 func (a *app) withKeys(fn func(*sqlite.Store) error) error {
-	path := a.db
-	if path == "" {
-		p, err := local.DefaultPath()
-		if err != nil {
-			return err
-		}
-		path = p
-	}
-	st, err := sqlite.Open(a.ctx, path, nil)
+	st, err := sqlite.Open(a.ctx, a.cfg.Path, nil)
 	if err != nil {
 		return err
 	}

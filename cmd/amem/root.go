@@ -17,22 +17,24 @@ import (
 	"github.com/amem-dev/amem/local"
 )
 
-// app holds what every verb shares: the global flags and the streams.
+// app holds what every verb shares: the global flags, the configuration
+// they resolve to and the streams.
 type app struct {
 	ctx            context.Context
 	stdin          io.Reader
 	stdout, stderr io.Writer
 
-	db         string
-	namespace  string
-	jsonOut    bool
-	embedder   string
-	modelDir   string
-	curator    string
-	llm        string
-	llmBaseURL string
-	configPath string
-	verbose    bool
+	namespace string
+	jsonOut   bool
+	verbose   bool
+	flags     flagSettings
+
+	// cfg is the configuration the flags, the environment and the
+	// configuration file resolve to (see config.go); configFile is the
+	// file read, "" for none.
+	cfg        local.Config
+	configFile string
+
 	claimLease time.Duration // serve: see its flag
 }
 
@@ -56,82 +58,45 @@ nearest notes, and evolves them. Search returns the best notes plus their
 linked notes.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			return a.settle()
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) (err error) {
+			a.cfg, a.configFile, err = resolveConfig(a.flags, os.Getenv)
+			return err
 		},
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("%v (see 'amem %s --help')", err, c.Name())
 	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.db, "db", "", "database file (default $AMEM_DB, else amem.db in the user's data directory)")
+	pf.StringVar(&a.flags.db, "db", "", "database file (default $AMEM_DB, else amem.db in the user's data directory)")
 	pf.StringVarP(&a.namespace, "namespace", "n", "", "namespace (default \"default\"; verbs that take an ID find its namespace)")
 	pf.BoolVar(&a.jsonOut, "json", false, "print JSON for programs")
-	pf.StringVar(&a.embedder, "embedder", "", "embedder: use-lite (default, a sentence model), lexical (no download) or openai:MODEL; env AMEM_EMBEDDER")
-	pf.StringVar(&a.modelDir, "model-dir", "", "sentence model directory (default $AMEM_MODEL_DIR, else the user cache)")
-	pf.StringVar(&a.curator, "curator", "", "curator: llm (default with --llm), offline (default without) or none; env AMEM_CURATOR")
-	pf.StringVar(&a.llm, "llm", "", "LLM as openai:MODEL or anthropic:MODEL (env AMEM_LLM); keys and base URLs from OPENAI_* / ANTHROPIC_*")
-	pf.StringVar(&a.llmBaseURL, "llm-base-url", "", "LLM server base URL (overrides OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
-	pf.StringVar(&a.configPath, "config", "", "configuration file (default $AMEM_CONFIG, else ~/.config/amem/config.json if present)")
+	pf.StringVar(&a.flags.embedder, "embedder", "", "embedder: use-lite (default, a sentence model), lexical (no download) or openai:MODEL; env AMEM_EMBEDDER")
+	pf.StringVar(&a.flags.modelDir, "model-dir", "", "sentence model directory (default $AMEM_MODEL_DIR, else the user cache)")
+	pf.StringVar(&a.flags.curator, "curator", "", "curator: llm (default with --llm), offline (default without) or none; env AMEM_CURATOR")
+	pf.StringVar(&a.flags.llm, "llm", "", "LLM as openai:MODEL or anthropic:MODEL (env AMEM_LLM); keys and base URLs from OPENAI_* / ANTHROPIC_*")
+	pf.StringVar(&a.flags.llmBaseURL, "llm-base-url", "", "LLM server base URL (overrides OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
+	pf.StringVar(&a.flags.configPath, "config", "", "configuration file (default $AMEM_CONFIG, else ~/.config/amem/config.json if present)")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log warnings (dropped curator output, failures) to stderr")
 
 	root.AddCommand(
 		a.addCmd(), a.searchCmd(), a.showCmd(), a.listCmd(), a.linksCmd(), a.historyCmd(),
 		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
 		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(), a.reembedCmd(),
-		a.keysCmd(), a.serveCmd(), a.mcpCmd(),
+		a.keysCmd(), a.serveCmd(), a.mcpCmd(), a.configCmd(),
 	)
 	return root
 }
 
-// settle fills every setting not given by a flag from the environment,
-// then the configuration file: flags > environment > file > defaults.
-func (a *app) settle() error {
-	path, required := a.configPath, a.configPath != ""
-	if path == "" {
-		path = local.DefaultFilePath()
-		required = os.Getenv("AMEM_CONFIG") != ""
-	}
-	f, err := local.LoadFile(path, required)
-	if err != nil {
-		return usagef("%v", err)
-	}
-	for _, s := range []struct {
-		v         *string
-		env, file string
-	}{
-		{&a.db, "AMEM_DB", f.DB},
-		{&a.embedder, "AMEM_EMBEDDER", f.Embedder},
-		{&a.modelDir, "AMEM_MODEL_DIR", f.ModelDir},
-		{&a.curator, "AMEM_CURATOR", f.Curator},
-		{&a.llm, "AMEM_LLM", f.LLM},
-		{&a.llmBaseURL, "", f.LLMBaseURL},
-	} {
-		if *s.v != "" {
-			continue
-		}
-		if s.env != "" {
-			if e := os.Getenv(s.env); e != "" {
-				*s.v = e
-				continue
-			}
-		}
-		*s.v = s.file
-	}
-	return nil
-}
-
-// open opens the memory the global flags describe.
+// open opens the memory the configuration describes.
 func (a *app) open() (*amem.Memory, error) {
 	level := slog.LevelError
 	if a.verbose {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
-	return local.Open(a.ctx, local.Config{
-		Path: a.db, Embedder: a.embedder, ModelDir: a.modelDir, Curator: a.curator,
-		LLM: a.llm, LLMBaseURL: a.llmBaseURL, Log: a.stderr, Logger: logger,
-	})
+	cfg := a.cfg
+	cfg.Log, cfg.Logger = a.stderr, logger
+	return local.Open(a.ctx, cfg)
 }
 
 // ns is the namespace to write to or search in.

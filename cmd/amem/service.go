@@ -38,11 +38,10 @@ func (a *app) openService(logger *slog.Logger, workers amem.WorkerOptions) (*ser
 // workers.
 func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 	s := &service{stop: func() {}, logger: logger}
-	mem, st, err := local.OpenWithStore(a.ctx, local.Config{
-		Path: a.db, Embedder: a.embedder, ModelDir: a.modelDir, Curator: a.curator,
-		LLM: a.llm, LLMBaseURL: a.llmBaseURL, Log: a.stderr, Logger: logger,
-		Options: amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease},
-	})
+	cfg := a.cfg
+	cfg.Log, cfg.Logger = a.stderr, logger
+	cfg.Options = amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease}
+	mem, st, err := local.OpenWithStore(a.ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
