@@ -23,6 +23,7 @@ import (
 var readQueries = []string{
 	selectNamespace, selectNamespaces,
 	selectNote, selectNotes, findNote, listNotes, listNotesInState,
+	noteIDsByContent, noteIDsByContentAt,
 	selectLinksOf, selectLinkEnds,
 	lexicalSearch, selectEmbeddings,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,
