@@ -302,7 +302,8 @@ func (m *Memory) view(ctx context.Context, fn func(Tx) error) error {
 type AddRequest struct {
 	Namespace string
 	Content   string
-	// EventTime is when it was said or happened; zero means now.
+	// EventTime is when it was said or happened; zero means now. Any
+	// other time must pass ValidEventTime.
 	EventTime time.Time
 	// Keywords, Tags and Metadata given by the caller are kept; the
 	// curator adds to keywords and tags.
@@ -457,6 +458,11 @@ func (m *Memory) newNote(req AddRequest) (Note, error) {
 	if err := validMetadata(req.Metadata); err != nil {
 		return Note{}, err
 	}
+	if !req.EventTime.IsZero() {
+		if err := ValidEventTime(req.EventTime); err != nil {
+			return Note{}, err
+		}
+	}
 	now := m.opts.Now().UTC()
 	ev := req.EventTime
 	if ev.IsZero() {
@@ -568,7 +574,9 @@ func (m *Memory) Namespaces(ctx context.Context) ([]NamespaceInfo, error) {
 
 // UpdateRequest changes a note. Nil fields are left as they are.
 type UpdateRequest struct {
-	Content   *string
+	Content *string
+	// EventTime, when non-nil, must pass ValidEventTime: a pointer to the
+	// zero time is ErrInvalid, never an erased time.
 	EventTime *time.Time
 	Keywords  *[]string
 	Tags      *[]string
@@ -591,6 +599,11 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req UpdateRequest) (
 	}
 	if req.Content != nil {
 		if err := m.validContent(*req.Content); err != nil {
+			return Note{}, err
+		}
+	}
+	if req.EventTime != nil {
+		if err := ValidEventTime(*req.EventTime); err != nil {
 			return Note{}, err
 		}
 	}
