@@ -345,55 +345,67 @@ func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error
 		return nil, invalidf("%d notes in one batch, at most %d", len(reqs), MaxBatch)
 	}
 	notes := make([]Note, len(reqs))
-	texts := make([]string, len(reqs))
 	var nss []string
 	for i, req := range reqs {
 		n, err := m.newNote(req)
 		if err != nil {
 			return nil, &batchError{i, err}
 		}
-		notes[i], texts[i] = n, m.opts.EmbedText(n)
+		notes[i] = n
 		nss = append(nss, n.Namespace)
 	}
-	vecs, err := m.embed(ctx, texts)
-	if err != nil {
+	if err := m.embedNotes(ctx, notes); err != nil {
 		return nil, err
 	}
-	for i := range notes {
-		notes[i].Embedding = vecs[i]
-	}
-	err = m.writeMulti(ctx, nss, func(tx Tx, ix *indexOps) error {
+	err := m.writeMulti(ctx, nss, func(tx Tx, ix *indexOps) error {
 		for i, n := range notes {
-			if err := m.ensureNamespace(tx, n.Namespace); err != nil {
+			if err := m.insertNew(tx, ix, n, ActorUser, "added"); err != nil {
 				return &batchError{i, err}
 			}
-			if err := tx.InsertNote(n); err != nil {
-				return &batchError{i, err}
-			}
-			if err := tx.AddVersion(m.version(n, ActorUser, "added", nil)); err != nil {
-				return &batchError{i, err}
-			}
-			ix.putIn(n.Namespace, n.ID, n.Embedding)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("add: %w", err)
 	}
+	m.enrichNew(ctx, notes, func(i int) bool { return reqs[i].Wait })
+	return notes, nil
+}
+
+// insertNew stores a new note, embedded, with its first version, inside
+// a write.
+func (m *Memory) insertNew(tx Tx, ix *indexOps, n Note, actor Actor, reason string) error {
+	if err := m.ensureNamespace(tx, n.Namespace); err != nil {
+		return err
+	}
+	if err := tx.InsertNote(n); err != nil {
+		return err
+	}
+	if err := tx.AddVersion(m.version(n, actor, reason, nil)); err != nil {
+		return err
+	}
+	ix.putIn(n.Namespace, n.ID, n.Embedding)
+	return nil
+}
+
+// enrichNew enriches notes just stored, in place, in order: at once when
+// the Memory is not Async or wait(i) says so, else by waking the workers.
+// Failures are logged, not returned: the notes are stored, and failing
+// now would make a caller add them again. They stay pending for the
+// workers or a retry.
+func (m *Memory) enrichNew(ctx context.Context, notes []Note, wait func(i int) bool) {
 	woken := false
 	for i, n := range notes {
 		notes[i].Embedding = nil
 		if n.Enrichment.State != EnrichPending {
 			continue
 		}
-		if !m.opts.Async || reqs[i].Wait {
+		if !m.opts.Async || (wait != nil && wait(i)) {
 			done, err := m.enrichAfterWrite(ctx, n.Namespace, n.ID)
 			if err == nil {
 				notes[i] = done
 				continue
 			}
-			// The notes are stored: failing now would make a caller add
-			// them again. They stay pending for the workers or a retry.
 			m.log.Warn("enrichment after add", "namespace", n.Namespace, "note", n.ID, "err", err)
 		}
 		if !woken {
@@ -401,7 +413,6 @@ func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error
 			woken = true
 		}
 	}
-	return notes, nil
 }
 
 // batchError is an error of one request of a batch.

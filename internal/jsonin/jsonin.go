@@ -114,7 +114,7 @@ func Decode(data []byte, v any, subject string) error {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return decodeError(err, subject)
+		return decodeError(err, subject, reflect.TypeOf(v))
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return fmt.Errorf("%s must hold one JSON object and nothing after it", subject)
@@ -122,8 +122,9 @@ func Decode(data []byte, v any, subject string) error {
 	return nil
 }
 
-// decodeError words an encoding/json error for the sender.
-func decodeError(err error, subject string) error {
+// decodeError words an encoding/json error for the sender; t is the type
+// decoded into.
+func decodeError(err error, subject string, t reflect.Type) error {
 	var (
 		se *json.SyntaxError
 		te *json.UnmarshalTypeError
@@ -136,7 +137,14 @@ func decodeError(err error, subject string) error {
 	case errors.As(err, &te) && te.Field == "":
 		return fmt.Errorf("%s must be a JSON object, not %s", subject, valueWords(te.Value))
 	case errors.As(err, &te):
-		return fmt.Errorf("field %q: must be %s, not %s", te.Field, typeWords(te.Type), valueWords(te.Value))
+		return fmt.Errorf("field %q: must be %s, not %s", jsonPath(te.Field, t), typeWords(te.Type), valueWords(te.Value))
+	}
+	var pe *time.ParseError
+	if errors.As(err, &pe) { // a time.Time field (Time says more)
+		return fmt.Errorf("%s has the time %q, which is not an RFC 3339 time such as %s", subject, clip(pe.Value, 40), exampleTime)
+	}
+	if strings.HasPrefix(err.Error(), "Time.UnmarshalJSON") {
+		return fmt.Errorf("%s has a time that is not a string; times are RFC 3339 strings such as %s", subject, exampleTime)
 	}
 	// The decoder's remaining complaints (an unknown field, above all)
 	// name the field; only its package prefix is Go's.
@@ -145,6 +153,37 @@ func decodeError(err error, subject string) error {
 		return fmt.Errorf("unknown field %s", f)
 	}
 	return fmt.Errorf("%s: %s", subject, msg)
+}
+
+// jsonPath drops from the decoder's field path ("Record.Note.content")
+// the names of embedded structs, which the sender never wrote.
+func jsonPath(field string, t reflect.Type) string {
+	embedded := make(map[string]bool)
+	embeddedNames(t, embedded, make(map[reflect.Type]bool))
+	parts := strings.Split(field, ".")
+	kept := parts[:0]
+	for _, p := range parts {
+		if !embedded[p] {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, ".")
+}
+
+func embeddedNames(t reflect.Type, names map[string]bool, seen map[reflect.Type]bool) {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct || seen[t] {
+		return
+	}
+	seen[t] = true
+	for f := range t.Fields() {
+		if f.Anonymous {
+			names[f.Name] = true
+		}
+		embeddedNames(f.Type, names, seen)
+	}
 }
 
 // typeWords says what a Go type holds, as JSON.

@@ -37,6 +37,7 @@ type input struct {
 	Tags     []string          `json:"tags,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 	K        int               `json:"k,omitempty"`
+	At       time.Time         `json:"at"`
 }
 
 func TestDecodeWordsErrorsForTheSender(t *testing.T) {
@@ -55,6 +56,8 @@ func TestDecodeWordsErrorsForTheSender(t *testing.T) {
 		{`{"time": "yesterday"}`, `field "time": must be an RFC 3339 time such as 2024-05-01T10:00:00Z, not "yesterday"`},
 		{`{"time": 5}`, `field "time": must be an RFC 3339 time such as 2024-05-01T10:00:00Z, not a number`},
 		{"{\"content\": \"\xff\"}", "body is not valid UTF-8 at byte 14"},
+		{`{"at": "yesterday"}`, `body has the time "yesterday", which is not an RFC 3339 time`},
+		{`{"at": 5}`, `body has a time that is not a string`},
 	} {
 		var v input
 		err := Decode([]byte(tc.in), &v, "body")
@@ -81,5 +84,28 @@ func TestDecodeTime(t *testing.T) {
 	v = input{}
 	if err := Decode([]byte(`{"content": "x", "time": null}`), &v, "body"); err != nil || v.Time != nil {
 		t.Fatalf("null time: %v %v, want nil (not given)", v.Time, err)
+	}
+}
+
+type inner struct {
+	Content string `json:"content"`
+}
+
+type outer struct {
+	inner
+	List []struct{ inner } `json:"list"`
+}
+
+// TestDecodeFieldPathsAreJSON: embedded structs are not part of the path
+// the sender sees.
+func TestDecodeFieldPathsAreJSON(t *testing.T) {
+	for in, want := range map[string]string{
+		`{"content": 1}`:             `field "content": must be a string, not a number`,
+		`{"list": [{"content": 1}]}`: `field "list.content": must be a string, not a number`,
+	} {
+		var v outer
+		if err := Decode([]byte(in), &v, "body"); err == nil || err.Error() != want {
+			t.Errorf("Decode(%s) = %v, want %q", in, err, want)
+		}
 	}
 }
