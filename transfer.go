@@ -157,29 +157,45 @@ func (m *Memory) Import(ctx context.Context, r io.Reader, opts ImportOptions) (I
 		return st, err
 	}
 	notes := make([]Note, len(plain))
-	var nss []string
 	for i, p := range plain {
 		notes[i] = p.note
-		nss = append(nss, p.note.Namespace)
 	}
 	if err := m.embedNotes(ctx, notes); err != nil {
 		return st, err
 	}
-	for _, rec := range recs {
-		nss = append(nss, rec.Namespace)
+	for i := range plain {
+		plain[i].note = notes[i]
 	}
-	st.Duplicates = repeats + present
+	st = ImportStats{Reembedded: reembedded, Duplicates: repeats + present}
+	added, err := m.writeImport(ctx, recs, plain, &st)
+	if err != nil {
+		return ImportStats{}, err
+	}
+	m.enrichNew(ctx, added, nil)
+	return st, nil
+}
+
+// writeImport stores the records and the plain lines' notes, embedded, in
+// one write, and returns the notes it added. st holds the counts so far.
+func (m *Memory) writeImport(ctx context.Context, recs []Record, plain []plainLine, st *ImportStats) ([]Note, error) {
+	var nss []string
+	for _, r := range recs {
+		nss = append(nss, r.Namespace)
+	}
+	for _, p := range plain {
+		nss = append(nss, p.note.Namespace)
+	}
 	if len(nss) == 0 {
-		return st, nil
+		return nil, nil
 	}
+	before := *st
 	var added []Note
-	err = m.writeMulti(ctx, nss, func(tx Tx, ix *indexOps) error {
-		st = ImportStats{Reembedded: reembedded, Duplicates: repeats + present}
-		if err := m.restoreRecords(tx, ix, recs, &st); err != nil {
+	err := m.writeMulti(ctx, nss, func(tx Tx, ix *indexOps) error {
+		*st, added = before, added[:0] // as new, should the store run fn again
+		if err := m.restoreRecords(tx, ix, recs, st); err != nil {
 			return err
 		}
-		added = added[:0]
-		for i, p := range plain {
+		for _, p := range plain {
 			dup, err := p.stored(tx)
 			if err != nil {
 				return err
@@ -188,19 +204,15 @@ func (m *Memory) Import(ctx context.Context, r io.Reader, opts ImportOptions) (I
 				st.Duplicates++
 				continue
 			}
-			if err := m.insertNew(tx, ix, notes[i], ActorImport, "imported"); err != nil {
+			if err := m.insertNew(tx, ix, p.note, ActorImport, "imported"); err != nil {
 				return fmt.Errorf("line %d: %w", p.line, err)
 			}
-			added = append(added, notes[i])
+			added = append(added, p.note)
 		}
 		st.Added = len(added)
 		return nil
 	})
-	if err != nil {
-		return ImportStats{}, err
-	}
-	m.enrichNew(ctx, added, nil)
-	return st, nil
+	return added, err
 }
 
 var utf8BOM = []byte("\xEF\xBB\xBF")
