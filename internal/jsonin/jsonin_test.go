@@ -1,9 +1,11 @@
 package jsonin
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestCheck(t *testing.T) {
@@ -108,4 +110,42 @@ func TestDecodeFieldPathsAreJSON(t *testing.T) {
 			t.Errorf("Decode(%s) = %v, want %q", in, err, want)
 		}
 	}
+}
+
+// FuzzCheck: JSON that Check accepts decodes without a U+FFFD the sender
+// did not write.
+func FuzzCheck(f *testing.F) {
+	for _, s := range []string{`{"a": "x"}`, `"\ud800"`, `"\ud83d\ude00"`, "\"\xff\"", `"\\ud800"`, `{"\ud800": 1}`, `"\ufffd"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var v any
+		if Check(data, "body") != nil || json.Unmarshal(data, &v) != nil {
+			return
+		}
+		sent := strings.Contains(string(data), "\uFFFD") || strings.Contains(strings.ToLower(string(data)), `\ufffd`)
+		if hasReplacement(v) && !sent {
+			t.Fatalf("Check accepted %q, which decodes with U+FFFD", data)
+		}
+	})
+}
+
+func hasReplacement(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.ContainsRune(v, utf8.RuneError)
+	case []any:
+		for _, e := range v {
+			if hasReplacement(e) {
+				return true
+			}
+		}
+	case map[string]any:
+		for k, e := range v {
+			if strings.ContainsRune(k, utf8.RuneError) || hasReplacement(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
