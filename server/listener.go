@@ -46,6 +46,15 @@ func (c problemConn) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
+// CloseWrite keeps the half-close net/http makes before it hangs up on a
+// client it refused (conn.closeWriteAndWait), which wrapping would hide.
+func (c problemConn) CloseWrite() error {
+	if cw, ok := c.Conn.(interface{ CloseWrite() error }); ok {
+		return cw.CloseWrite()
+	}
+	return nil
+}
+
 // problemResponse rewrites one of net/http's own error answers as
 // problem+json; ok is false for anything else.
 func problemResponse(b []byte) (out []byte, ok bool) {
