@@ -149,8 +149,8 @@ func decodeError(err error, subject string, t reflect.Type) error {
 	// The decoder's remaining complaints (an unknown field, above all)
 	// name the field; only its package prefix is Go's.
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if f, ok := strings.CutPrefix(msg, "unknown field "); ok {
-		return fmt.Errorf("unknown field %s", f)
+	if strings.HasPrefix(msg, "unknown field ") {
+		return errors.New(msg)
 	}
 	return fmt.Errorf("%s: %s", subject, msg)
 }
