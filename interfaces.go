@@ -139,6 +139,11 @@ type Tx interface {
 	FindNote(id string) (Note, error)
 	// ListNotes pages through a namespace in ID order.
 	ListNotes(ns string, q ListQuery) ([]Note, error)
+	// NoteIDsByContent returns, in ID order, the IDs of the namespace's
+	// notes whose content is exactly content and, unless at is zero,
+	// whose event time is at. Import uses it to recognise notes it added
+	// before; with a time it should be an indexed lookup.
+	NoteIDsByContent(ns, content string, at time.Time) ([]string, error)
 	// InsertNote stores a new note; an existing ID is ErrConflict.
 	InsertNote(n Note) error
 	// UpdateNote replaces every stored field of an existing note except

@@ -811,3 +811,52 @@ func TestReembedSwitchesModels(t *testing.T) {
 		t.Fatalf("re-embed of an empty namespace: %v", err)
 	}
 }
+
+// TestEventTimeRule: a zero AddRequest.EventTime means now; any time given
+// must be one a note can hold, and a zero time given to Update is refused
+// instead of erasing the note's time.
+func TestEventTimeRule(t *testing.T) {
+	ctx := context.Background()
+	mem := openMem(t, nil)
+	before := time.Now()
+	n, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "no time given"})
+	if err != nil || n.EventTime.Before(before.Add(-time.Second)) {
+		t.Fatalf("Add without a time: %v at %v, want now", err, n.EventTime)
+	}
+	edge := []time.Time{
+		time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(2261, 12, 31, 23, 59, 59, 999999999, time.UTC),
+	}
+	for _, at := range edge {
+		if _, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "at the edge", EventTime: at}); err != nil {
+			t.Fatalf("Add at %v: %v", at, err)
+		}
+	}
+	bad := []time.Time{
+		time.Date(1677, 12, 31, 23, 59, 59, 0, time.UTC),
+		time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC),
+	}
+	for _, at := range bad {
+		_, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "out of range", EventTime: at})
+		if !errors.Is(err, amem.ErrInvalid) || !strings.Contains(err.Error(), "1678-01-01T00:00:00Z to 2261-12-31T23:59:59Z") {
+			t.Errorf("Add at %v: %v, want ErrInvalid naming the range", at, err)
+		}
+	}
+	for _, at := range append(bad, time.Time{}) {
+		_, err := mem.Update(ctx, "ns", n.ID, amem.UpdateRequest{EventTime: &at})
+		if !errors.Is(err, amem.ErrInvalid) || !strings.Contains(err.Error(), "time ") {
+			t.Errorf("Update to %v: %v, want ErrInvalid", at, err)
+		}
+	}
+	got, err := mem.Get(ctx, "ns", n.ID)
+	if err != nil || got.Version != n.Version || !got.EventTime.Equal(n.EventTime) {
+		t.Fatalf("refused updates changed the note: %+v %v", got, err)
+	}
+	if err := amem.ValidEventTime(time.Time{}); err == nil || !strings.Contains(err.Error(), "zero time") {
+		t.Fatalf("ValidEventTime(zero) = %v", err)
+	}
+	if st, _ := mem.Stats(ctx, "ns"); st[0].Notes != 3 {
+		t.Fatalf("%d notes, want the 3 valid ones", st[0].Notes)
+	}
+}

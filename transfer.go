@@ -9,7 +9,10 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
+
+	"github.com/amem-dev/amem/internal/jsonin"
 )
 
 // Record is one line of an export: a note with its embedding, the links it
@@ -89,22 +92,44 @@ type ImportStats struct {
 	Unchanged  int `json:"unchanged"`  // exported notes already present
 	Links      int `json:"links"`      // links restored
 	Reembedded int `json:"reembedded"` // vectors recomputed: another embedder made them
+	// Duplicates are plain lines not added: their note is already in the
+	// namespace, or an earlier line of the import is the same note.
+	Duplicates int `json:"duplicates"`
 }
 
 // importLine is either an exported Record (it has an id) or a plain new
 // memory: {"content", "time" or "event_time", "namespace", "keywords",
-// "tags", "metadata"}.
+// "tags", "metadata"}. Its times shadow Note.EventTime, so that a time
+// given can be told from none, and a bad one is named in the error.
 type importLine struct {
 	Record
-	Time *time.Time `json:"time"`
+	Time      *jsonin.Time `json:"time"`
+	EventTime *jsonin.Time `json:"event_time"`
 }
 
-// Import reads JSON lines. Exported records (with an id) are stored as
-// they were, with their links and history, in one transaction; a record
-// whose ID exists at the same version is left alone, at another version
-// it is ErrConflict. Plain lines are added with Add (and enriched). Every
-// line is parsed and checked before anything is written: a bad line is an
-// error naming it and nothing is stored.
+// plainLine is a plain line, checked and made a note.
+type plainLine struct {
+	line int
+	note Note
+	// timed: the line gave a time, which a duplicate must share;
+	// without one, the same content is the same note.
+	timed bool
+}
+
+// Import reads JSON lines and stores them in one transaction: all of them
+// or, on any error, nothing. Every line is parsed and checked first; an
+// import with bad lines is an *ImportError listing them, and nothing is
+// stored.
+//
+// Exported records (with an id) are stored as they were, with their links
+// and history; a record whose ID exists at the same version is left
+// alone, at another version it is ErrConflict. Plain lines become new
+// notes, except duplicates: a note of the namespace with the same content
+// and the same event time (for a line without a time, the same content
+// at any time), or an earlier line that is the same note, so that
+// importing a file again adds nothing twice. The new notes are enriched
+// after the transaction, as Add would (in the background with
+// Options.Async); until then they are stored and pending.
 func (m *Memory) Import(ctx context.Context, r io.Reader, opts ImportOptions) (ImportStats, error) {
 	var st ImportStats
 	if opts.Namespace == "" {
@@ -116,60 +141,269 @@ func (m *Memory) Import(ctx context.Context, r io.Reader, opts ImportOptions) (I
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = 16 << 20
 	}
+	recs, plain, err := m.readImport(r, opts)
+	if err != nil {
+		return st, err
+	}
+	plain, repeats := dropRepeats(plain)
+	// Notes present already are dropped before embedding them, which is
+	// most of an import's time; the write checks again.
+	plain, present, err := m.dropPresent(ctx, plain)
+	if err != nil {
+		return st, err
+	}
+	reembedded, err := m.reembedRecords(ctx, recs)
+	if err != nil {
+		return st, err
+	}
+	notes := make([]Note, len(plain))
+	for i, p := range plain {
+		notes[i] = p.note
+	}
+	if err := m.embedNotes(ctx, notes); err != nil {
+		return st, err
+	}
+	for i := range plain {
+		plain[i].note = notes[i]
+	}
+	st = ImportStats{Reembedded: reembedded, Duplicates: repeats + present}
+	added, err := m.writeImport(ctx, recs, plain, &st)
+	if err != nil {
+		return ImportStats{}, err
+	}
+	m.enrichNew(ctx, added, nil)
+	return st, nil
+}
+
+// writeImport stores the records and the plain lines' notes, embedded, in
+// one write, and returns the notes it added. st holds the counts so far.
+func (m *Memory) writeImport(ctx context.Context, recs []Record, plain []plainLine, st *ImportStats) ([]Note, error) {
+	var nss []string
+	for _, r := range recs {
+		nss = append(nss, r.Namespace)
+	}
+	for _, p := range plain {
+		nss = append(nss, p.note.Namespace)
+	}
+	if len(nss) == 0 {
+		return nil, nil
+	}
+	before := *st
+	var added []Note
+	err := m.update(ctx, func(tx Tx) error {
+		*st, added = before, added[:0] // as new, should the store run fn again
+		if err := m.restoreRecords(tx, recs, st); err != nil {
+			return err
+		}
+		for _, p := range plain {
+			dup, err := p.stored(tx)
+			if err != nil {
+				return err
+			}
+			if dup { // added by another writer since dropPresent
+				st.Duplicates++
+				continue
+			}
+			if err := m.insertNew(tx, p.note, ActorImport, "imported"); err != nil {
+				return fmt.Errorf("line %d: %w", p.line, err)
+			}
+			added = append(added, p.note)
+		}
+		st.Added = len(added)
+		return nil
+	})
+	if err == nil {
+		m.advance(ctx, nss...)
+	}
+	return added, err
+}
+
+var utf8BOM = []byte("\xEF\xBB\xBF")
+
+// readImport parses and checks every line. A bad line does not stop it:
+// the error lists every bad line (the first maxBadLines of them).
+func (m *Memory) readImport(r io.Reader, opts ImportOptions) ([]Record, []plainLine, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), opts.MaxLineBytes)
-	var recs []Record
-	var plain []AddRequest
-	seen := make(map[string]int)
-	for line := 1; sc.Scan(); line++ {
-		b := bytes.TrimSpace(sc.Bytes())
+	var (
+		recs  []Record
+		plain []plainLine
+		bad   ImportError
+		seen  = make(map[string]int) // record ID -> line
+		line  = 0
+	)
+	for sc.Scan() {
+		line++
+		b := sc.Bytes()
+		if line == 1 {
+			b = bytes.TrimPrefix(b, utf8BOM) // as some editors write
+		}
+		b = bytes.TrimSpace(b)
 		if len(b) == 0 {
 			continue
 		}
 		var il importLine
-		dec := json.NewDecoder(bytes.NewReader(b))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&il); err != nil {
-			return st, invalidf("line %d: %v", line, err)
-		}
-		if il.ID == "" {
-			req := AddRequest{Namespace: il.Namespace, Content: il.Content, EventTime: il.EventTime,
-				Keywords: il.Keywords, Tags: il.Tags, Metadata: il.Metadata}
-			if il.Time != nil {
-				req.EventTime = *il.Time
-			}
-			if req.Namespace == "" {
-				req.Namespace = opts.Namespace
-			}
-			if _, err := m.newNote(req); err != nil {
-				return st, fmt.Errorf("line %d: %w", line, err)
-			}
-			plain = append(plain, req)
+		if err := jsonin.Decode(b, &il, "the line"); err != nil {
+			bad.add(line, invalidf("%v", err))
 			continue
 		}
+		if il.ID == "" {
+			p, err := m.plainLine(il, opts.Namespace)
+			if err != nil {
+				bad.add(line, err)
+				continue
+			}
+			p.line = line
+			plain = append(plain, p)
+			continue
+		}
+		if il.EventTime != nil {
+			il.Record.EventTime = il.EventTime.Time
+		}
 		if err := m.checkRecord(il.Record); err != nil {
-			return st, fmt.Errorf("line %d: %w", line, err)
+			bad.add(line, err)
+			continue
 		}
 		if prev, dup := seen[il.ID]; dup {
-			return st, invalidf("line %d: note %s is also on line %d", line, il.ID, prev)
+			bad.add(line, invalidf("note %s is also on line %d", il.ID, prev))
+			continue
 		}
 		seen[il.ID] = line
 		recs = append(recs, il.Record)
 	}
-	if err := sc.Err(); err != nil {
-		return st, invalidf("read import: %v (is a line over %d bytes?)", err, opts.MaxLineBytes)
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		bad.add(line+1, invalidf("the line is over %d bytes (the limit of one line); reading stopped here", opts.MaxLineBytes))
+	} else if err != nil {
+		return nil, nil, fmt.Errorf("read import: %w", err)
 	}
-	if err := m.restoreRecords(ctx, recs, &st); err != nil {
-		return st, err
+	if bad.Total > 0 {
+		return nil, nil, &bad
 	}
-	for _, req := range plain {
-		if _, err := m.Add(ctx, req); err != nil {
-			return st, err
-		}
-		st.Added++
-	}
-	return st, nil
+	return recs, plain, nil
 }
+
+// plainLine checks a line without an id and makes its note.
+func (m *Memory) plainLine(il importLine, ns string) (plainLine, error) {
+	at := il.Time
+	if il.EventTime != nil {
+		if at != nil {
+			return plainLine{}, invalidf("the line gives both time and event_time; give one")
+		}
+		at = il.EventTime
+	}
+	req := AddRequest{Namespace: il.Namespace, Content: il.Content,
+		Keywords: il.Keywords, Tags: il.Tags, Metadata: il.Metadata}
+	if req.Namespace == "" {
+		req.Namespace = ns
+	}
+	if at != nil {
+		if err := ValidEventTime(at.Time); err != nil {
+			return plainLine{}, err
+		}
+		req.EventTime = at.Time
+	}
+	n, err := m.newNote(req)
+	return plainLine{note: n, timed: at != nil}, err
+}
+
+// dropRepeats drops plain lines that are the same note as an earlier line,
+// by the rule stored notes are matched with: same namespace and content,
+// and the same time when the later line gives one.
+func dropRepeats(plain []plainLine) ([]plainLine, int) {
+	type text struct{ ns, content string }
+	type timedText struct {
+		text
+		at int64
+	}
+	anyTime := make(map[text]bool)
+	atTime := make(map[timedText]bool)
+	out := plain[:0]
+	for _, p := range plain {
+		k := text{p.note.Namespace, p.note.Content}
+		tk := timedText{k, p.note.EventTime.UnixNano()}
+		if (p.timed && atTime[tk]) || (!p.timed && anyTime[k]) {
+			continue
+		}
+		anyTime[k], atTime[tk] = true, true
+		out = append(out, p)
+	}
+	return out, len(plain) - len(out)
+}
+
+// dropPresent drops plain lines whose note the store holds already.
+func (m *Memory) dropPresent(ctx context.Context, plain []plainLine) ([]plainLine, int, error) {
+	if len(plain) == 0 {
+		return plain, 0, nil
+	}
+	out := plain[:0]
+	err := m.view(ctx, func(tx Tx) error {
+		out = plain[:0]
+		for _, p := range plain {
+			dup, err := p.stored(tx)
+			if err != nil {
+				return err
+			}
+			if !dup {
+				out = append(out, p)
+			}
+		}
+		return nil
+	})
+	return out, len(plain) - len(out), err
+}
+
+// stored reports whether the namespace holds p's note already.
+func (p plainLine) stored(tx Tx) (bool, error) {
+	var at time.Time // any time
+	if p.timed {
+		at = p.note.EventTime
+	}
+	ids, err := tx.NoteIDsByContent(p.note.Namespace, p.note.Content, at)
+	return len(ids) > 0, err
+}
+
+// maxBadLines bounds the bad lines an ImportError lists.
+const maxBadLines = 20
+
+// ImportError is Import's answer to bad lines: nothing was stored. It
+// lists the first bad lines with their numbers (1-based) and counts the
+// rest. It is ErrInvalid.
+type ImportError struct {
+	Lines []LineError
+	// Total counts every bad line, listed or not.
+	Total int
+}
+
+// LineError is one bad line of an import.
+type LineError struct {
+	Line int
+	Err  error
+}
+
+func (e *ImportError) add(line int, err error) {
+	e.Total++
+	if len(e.Lines) < maxBadLines {
+		e.Lines = append(e.Lines, LineError{line, err})
+	}
+}
+
+func (e *ImportError) Error() string {
+	var b strings.Builder
+	lines := "lines"
+	if e.Total == 1 {
+		lines = "line"
+	}
+	fmt.Fprintf(&b, "%v: %d bad %s, nothing was imported:", ErrInvalid, e.Total, lines)
+	for _, l := range e.Lines {
+		fmt.Fprintf(&b, "\n  line %d: %s", l.Line, strings.TrimPrefix(l.Err.Error(), ErrInvalid.Error()+": "))
+	}
+	if more := e.Total - len(e.Lines); more > 0 {
+		fmt.Fprintf(&b, "\n  and %d more", more)
+	}
+	return b.String()
+}
+
+func (e *ImportError) Unwrap() error { return ErrInvalid }
 
 func (m *Memory) checkRecord(r Record) error {
 	if err := validID(r.ID); err != nil {
@@ -208,13 +442,9 @@ func (m *Memory) checkRecord(r Record) error {
 	return nil
 }
 
-// restoreRecords stores exported notes as they were, in one transaction.
-func (m *Memory) restoreRecords(ctx context.Context, recs []Record, st *ImportStats) error {
-	if len(recs) == 0 {
-		return nil
-	}
-	// Vectors from another embedder are recomputed: a namespace never
-	// mixes models.
+// reembedRecords recomputes the vectors that another embedder made: a
+// namespace never mixes models. It returns how many it recomputed.
+func (m *Memory) reembedRecords(ctx context.Context, recs []Record) (int, error) {
 	var texts []string
 	var which []int
 	for i, r := range recs {
@@ -225,77 +455,70 @@ func (m *Memory) restoreRecords(ctx context.Context, recs []Record, st *ImportSt
 	}
 	vecs, err := m.embed(ctx, texts)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for j, i := range which {
 		recs[i].Embedding = vecs[j]
 	}
-	var nss []string
-	for _, r := range recs {
-		nss = append(nss, r.Namespace)
-	}
+	return len(which), nil
+}
+
+// restoreRecords stores exported notes as they were, inside a write.
+func (m *Memory) restoreRecords(tx Tx, recs []Record, st *ImportStats) error {
 	known := make(map[string]string, len(recs)) // ID -> namespace
-	err = m.update(ctx, func(tx Tx) error {
-		*st = ImportStats{Reembedded: len(which)}
-		var fresh []Record
-		for _, r := range recs {
-			if err := m.ensureNamespace(tx, r.Namespace); err != nil {
-				return err
-			}
-			cur, err := tx.FindNote(r.ID)
-			switch {
-			case err == nil && cur.Namespace == r.Namespace && cur.Version == r.Version:
-				st.Unchanged++
-				known[r.ID] = r.Namespace
-				continue
-			case err == nil:
-				return fmt.Errorf("%w: note %s exists at version %d of namespace %s; the import has version %d of namespace %s",
-					ErrConflict, r.ID, cur.Version, cur.Namespace, r.Version, r.Namespace)
-			case !errors.Is(err, ErrNotFound):
-				return err
-			}
-			n := r.Note
-			n.Links = []Link{}
-			versions := r.Versions
-			if len(versions) == 0 {
-				// Its one history row is version 1, so the history has
-				// no gap.
-				n.Version = 1
-				versions = []Version{m.version(n, ActorImport, "imported without history", nil)}
-			}
-			if n.Enrichment.State != EnrichDone && n.Enrichment.DueAt.IsZero() &&
-				(n.Enrichment.State == EnrichPending || n.Enrichment.Attempts < m.opts.MaxAttempts) {
-				// Exported before the queue had due times: due now.
-				n.Enrichment.DueAt = m.opts.Now().UTC()
-			}
-			if err := tx.InsertNote(n); err != nil {
-				return err
-			}
-			for _, v := range versions {
-				if err := tx.AddVersion(v); err != nil {
-					return err
-				}
-			}
+	var fresh []Record
+	for _, r := range recs {
+		if err := m.ensureNamespace(tx, r.Namespace); err != nil {
+			return err
+		}
+		cur, err := tx.FindNote(r.ID)
+		switch {
+		case err == nil && cur.Namespace == r.Namespace && cur.Version == r.Version:
+			st.Unchanged++
 			known[r.ID] = r.Namespace
-			fresh = append(fresh, r)
-			st.Restored++
+			continue
+		case err == nil:
+			return fmt.Errorf("%w: note %s exists at version %d of namespace %s; the import has version %d of namespace %s",
+				ErrConflict, r.ID, cur.Version, cur.Namespace, r.Version, r.Namespace)
+		case !errors.Is(err, ErrNotFound):
+			return err
 		}
-		for _, r := range fresh {
-			for _, l := range r.Links {
-				if ns, ok := known[l.Target]; ok && ns != r.Namespace {
-					return invalidf("note %s links to %s in namespace %s: links never cross namespaces", r.ID, l.Target, ns)
-				}
-				if err := tx.PutLink(r.Namespace, l); err != nil {
-					return fmt.Errorf("link %s->%s: %w", l.Source, l.Target, err)
-				}
-				st.Links++
+		n := r.Note
+		n.Links = []Link{}
+		versions := r.Versions
+		if len(versions) == 0 {
+			// Its one history row is version 1, so the history has no
+			// gap.
+			n.Version = 1
+			versions = []Version{m.version(n, ActorImport, "imported without history", nil)}
+		}
+		if n.Enrichment.State != EnrichDone && n.Enrichment.DueAt.IsZero() &&
+			(n.Enrichment.State == EnrichPending || n.Enrichment.Attempts < m.opts.MaxAttempts) {
+			// Exported before the queue had due times: due now.
+			n.Enrichment.DueAt = m.opts.Now().UTC()
+		}
+		if err := tx.InsertNote(n); err != nil {
+			return err
+		}
+		for _, v := range versions {
+			if err := tx.AddVersion(v); err != nil {
+				return err
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return err
+		known[r.ID] = r.Namespace
+		fresh = append(fresh, r)
+		st.Restored++
 	}
-	m.advance(ctx, nss...)
+	for _, r := range fresh {
+		for _, l := range r.Links {
+			if ns, ok := known[l.Target]; ok && ns != r.Namespace {
+				return invalidf("note %s links to %s in namespace %s: links never cross namespaces", r.ID, l.Target, ns)
+			}
+			if err := tx.PutLink(r.Namespace, l); err != nil {
+				return fmt.Errorf("link %s->%s: %w", l.Source, l.Target, err)
+			}
+			st.Links++
+		}
+	}
 	return nil
 }

@@ -2,6 +2,7 @@ package amem
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -20,6 +21,30 @@ const (
 	maxReasonBytes    = 512
 	maxCuratorTermLen = MaxTermBytes
 )
+
+// The event times a note can take: the whole years inside what a store
+// must hold (SQLite keeps int64 nanoseconds, 1677-09-21 to 2262-04-11).
+var (
+	minEventTime = time.Date(1678, 1, 1, 0, 0, 0, 0, time.UTC)
+	maxEventTime = time.Date(2262, 1, 1, 0, 0, 0, 0, time.UTC).Add(-time.Nanosecond)
+)
+
+// ValidEventTime checks an event time a caller gave: it must lie from
+// 1678-01-01T00:00:00Z to 2261-12-31T23:59:59.999999999Z. The zero time is
+// refused too: it is what "0001-01-01T00:00:00Z" decodes to, never when
+// anything happened, and taking it for "now" or "none" would change the
+// note behind the caller's back. Callers that accept an absent time
+// (meaning now, or unchanged) check only the times they are given.
+func ValidEventTime(t time.Time) error {
+	if !t.Before(minEventTime) && !t.After(maxEventTime) {
+		return nil
+	}
+	span := minEventTime.Format(time.RFC3339) + " to " + maxEventTime.Truncate(time.Second).Format(time.RFC3339)
+	if t.IsZero() {
+		return invalidf("time %s is the zero time, not a moment: give a time from %s, or leave time out", t.Format(time.RFC3339), span)
+	}
+	return invalidf("time %s is outside the times a note can hold, %s", t.Format(time.RFC3339Nano), span)
+}
 
 // ValidNamespace checks a namespace name: 1-128 characters of letters,
 // digits and . _ - : @ (no slash, so it fits in a URL path segment).

@@ -13,7 +13,8 @@ import (
 type AddRequest struct {
 	Namespace string
 	Content   string
-	// EventTime is when it was said or happened; zero means now.
+	// EventTime is when it was said or happened; zero means now. Any
+	// other time must pass ValidEventTime.
 	EventTime time.Time
 	// Keywords, Tags and Metadata given by the caller are kept; the
 	// curator adds to keywords and tags.
@@ -55,32 +56,21 @@ func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error
 		return nil, invalidf("%d notes in one batch, at most %d", len(reqs), MaxBatch)
 	}
 	notes := make([]Note, len(reqs))
-	texts := make([]string, len(reqs))
 	var nss []string
 	for i, req := range reqs {
 		n, err := m.newNote(req)
 		if err != nil {
 			return nil, &batchError{i, err}
 		}
-		notes[i], texts[i] = n, m.opts.EmbedText(n)
+		notes[i] = n
 		nss = append(nss, n.Namespace)
 	}
-	vecs, err := m.embed(ctx, texts)
-	if err != nil {
+	if err := m.embedNotes(ctx, notes); err != nil {
 		return nil, err
 	}
-	for i := range notes {
-		notes[i].Embedding = vecs[i]
-	}
-	err = m.update(ctx, func(tx Tx) error {
+	err := m.update(ctx, func(tx Tx) error {
 		for i, n := range notes {
-			if err := m.ensureNamespace(tx, n.Namespace); err != nil {
-				return &batchError{i, err}
-			}
-			if err := tx.InsertNote(n); err != nil {
-				return &batchError{i, err}
-			}
-			if err := tx.AddVersion(m.version(n, ActorUser, "added", nil)); err != nil {
+			if err := m.insertNew(tx, n, ActorUser, "added"); err != nil {
 				return &batchError{i, err}
 			}
 		}
@@ -90,20 +80,40 @@ func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error
 		return nil, fmt.Errorf("add: %w", err)
 	}
 	m.advance(ctx, nss...)
+	m.enrichNew(ctx, notes, func(i int) bool { return reqs[i].Wait })
+	return notes, nil
+}
+
+// insertNew stores a new note, embedded, with its first version, inside
+// a write.
+func (m *Memory) insertNew(tx Tx, n Note, actor Actor, reason string) error {
+	if err := m.ensureNamespace(tx, n.Namespace); err != nil {
+		return err
+	}
+	if err := tx.InsertNote(n); err != nil {
+		return err
+	}
+	return tx.AddVersion(m.version(n, actor, reason, nil))
+}
+
+// enrichNew enriches notes just stored, in place, in order: at once when
+// the Memory is not Async or wait(i) says so, else by waking the workers.
+// Failures are logged, not returned: the notes are stored, and failing
+// now would make a caller add them again. They stay pending for the
+// workers or a retry.
+func (m *Memory) enrichNew(ctx context.Context, notes []Note, wait func(i int) bool) {
 	woken := false
 	for i, n := range notes {
 		notes[i].Embedding = nil
 		if n.Enrichment.State != EnrichPending {
 			continue
 		}
-		if !m.opts.Async || reqs[i].Wait {
+		if !m.opts.Async || (wait != nil && wait(i)) {
 			done, err := m.enrichAfterWrite(ctx, n.Namespace, n.ID)
 			if err == nil {
 				notes[i] = done
 				continue
 			}
-			// The notes are stored: failing now would make a caller add
-			// them again. They stay pending for the workers or a retry.
 			m.log.Warn("enrichment after add", "namespace", n.Namespace, "note", n.ID, "err", err)
 		}
 		if !woken {
@@ -111,7 +121,6 @@ func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error
 			woken = true
 		}
 	}
-	return notes, nil
 }
 
 // batchError is an error of one request of a batch.
@@ -168,6 +177,11 @@ func (m *Memory) newNote(req AddRequest) (Note, error) {
 	if err := validMetadata(req.Metadata); err != nil {
 		return Note{}, err
 	}
+	if !req.EventTime.IsZero() {
+		if err := ValidEventTime(req.EventTime); err != nil {
+			return Note{}, err
+		}
+	}
 	now := m.opts.Now().UTC()
 	ev := req.EventTime
 	if ev.IsZero() {
@@ -216,7 +230,9 @@ func (m *Memory) version(n Note, actor Actor, reason string, prev *Note) Version
 
 // UpdateRequest changes a note. Nil fields are left as they are.
 type UpdateRequest struct {
-	Content   *string
+	Content *string
+	// EventTime, when non-nil, must pass ValidEventTime: a pointer to the
+	// zero time is ErrInvalid, never an erased time.
 	EventTime *time.Time
 	Keywords  *[]string
 	Tags      *[]string
@@ -239,6 +255,11 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req UpdateRequest) (
 	}
 	if req.Content != nil {
 		if err := m.validContent(*req.Content); err != nil {
+			return Note{}, err
+		}
+	}
+	if req.EventTime != nil {
+		if err := ValidEventTime(*req.EventTime); err != nil {
 			return Note{}, err
 		}
 	}

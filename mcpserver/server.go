@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/jsonin"
 )
 
 // Options configure a server.
@@ -98,9 +99,16 @@ type namespaced interface{ namespace() string }
 // register adds a tool whose handler runs only after the call's namespace
 // is resolved and allowed, and whose errors reach the client as tool
 // errors (IsError results) that the model can read and act on.
+//
+// The arguments' raw JSON is checked first: the SDK decodes invalid UTF-8
+// and lone surrogate escapes into U+FFFD without a word, and a memory
+// must never be stored other than as sent.
 func register[In namespaced, Out any](srv *mcp.Server, t *tools, tool *mcp.Tool, h func(context.Context, string, In) (Out, error)) {
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		var zero Out
+		if err := jsonin.Check(req.Params.Arguments, "the tool's input"); err != nil {
+			return nil, zero, fmt.Errorf("%w: %v", amem.ErrInvalid, err)
+		}
 		ns, err := t.scope(req, in.namespace())
 		if err != nil {
 			return nil, zero, err
@@ -134,11 +142,12 @@ func (t *tools) toolError(tool, ns string, err error) error {
 	return fmt.Errorf("%s failed: internal error (details are in the server log)", tool)
 }
 
-// parseTime reads a tool's time argument: RFC 3339 or a plain date.
+// parseTime reads a tool's time argument: RFC 3339 or a plain date, one
+// a note can hold (so not the zero time, which Add would take for now).
 func parseTime(s string) (time.Time, error) {
 	for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
 		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
+			return t, amem.ValidEventTime(t)
 		}
 	}
 	return time.Time{}, fmt.Errorf("%w: time %q: use RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08)", amem.ErrInvalid, s)

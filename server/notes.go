@@ -5,28 +5,34 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/internal/jsonin"
 )
 
 // noteInput is a note to create.
 type noteInput struct {
 	Content  string            `json:"content"`
-	Time     *time.Time        `json:"time,omitempty"`
+	Time     *jsonin.Time      `json:"time,omitempty"`
 	Keywords []string          `json:"keywords,omitempty"`
 	Tags     []string          `json:"tags,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
-func (in noteInput) request(ns string, wait bool) amem.AddRequest {
+// request makes the library's request. No time (absent or null) means
+// now; a time given must be one a note can hold, the zero time included,
+// which AddRequest would take for now.
+func (in noteInput) request(ns string, wait bool) (amem.AddRequest, error) {
 	req := amem.AddRequest{Namespace: ns, Content: in.Content, Keywords: in.Keywords,
 		Tags: in.Tags, Metadata: in.Metadata, Wait: wait}
 	if in.Time != nil {
-		req.EventTime = *in.Time
+		if err := amem.ValidEventTime(in.Time.Time); err != nil {
+			return req, err
+		}
+		req.EventTime = in.Time.Time
 	}
-	return req
+	return req, nil
 }
 
 // out is a note as the API returns it: without its embedding, which is
@@ -54,7 +60,12 @@ func (s *Server) createNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		s.fail(w, r, err)
 		return
 	}
-	n, err := s.mem.Add(r.Context(), in.request(r.PathValue("ns"), wt))
+	req, err := in.request(r.PathValue("ns"), wt)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	n, err := s.mem.Add(r.Context(), req)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -82,7 +93,10 @@ func (s *Server) createNotes(w http.ResponseWriter, r *http.Request, _ auth.Prin
 	}
 	reqs := make([]amem.AddRequest, len(in.Notes))
 	for i, n := range in.Notes {
-		reqs[i] = n.request(r.PathValue("ns"), wt)
+		if reqs[i], err = n.request(r.PathValue("ns"), wt); err != nil {
+			s.fail(w, r, fmt.Errorf("note %d: %w", i, err))
+			return
+		}
 	}
 	notes, err := s.mem.AddBatch(r.Context(), reqs)
 	if err != nil {
@@ -145,7 +159,7 @@ func (s *Server) getNote(w http.ResponseWriter, r *http.Request, _ auth.Principa
 // patchInput changes a note; absent fields are left as they are.
 type patchInput struct {
 	Content  *string           `json:"content,omitempty"`
-	Time     *time.Time        `json:"time,omitempty"`
+	Time     *jsonin.Time      `json:"time,omitempty"`
 	Keywords *[]string         `json:"keywords,omitempty"`
 	Tags     *[]string         `json:"tags,omitempty"`
 	Context  *string           `json:"context,omitempty"`
@@ -164,10 +178,12 @@ func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		problem(w, r, http.StatusBadRequest, "nothing to change: give content, time, keywords, tags, context or metadata")
 		return
 	}
-	n, err := s.mem.Update(r.Context(), r.PathValue("ns"), r.PathValue("id"), amem.UpdateRequest{
-		Content: in.Content, EventTime: in.Time, Keywords: in.Keywords, Tags: in.Tags,
-		Context: in.Context, Metadata: in.Metadata, Reason: in.Reason,
-	})
+	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags,
+		Context: in.Context, Metadata: in.Metadata, Reason: in.Reason}
+	if in.Time != nil { // null: unchanged; any time given is checked by Update
+		req.EventTime = &in.Time.Time
+	}
+	n, err := s.mem.Update(r.Context(), r.PathValue("ns"), r.PathValue("id"), req)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"path"
+	"strings"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/internal/jsonin"
 )
 
 // Problem is an RFC 9457 problem details body (application/problem+json).
@@ -70,46 +73,25 @@ func isAuthError(err error) bool {
 	return errors.Is(err, auth.ErrNoToken) || errors.Is(err, auth.ErrInvalidToken) || errors.Is(err, auth.ErrRevoked)
 }
 
-// decode reads a JSON body into v strictly: one object, no unknown fields,
-// no trailing data. Errors are amem.ErrInvalid (or the body limit's
-// *http.MaxBytesError), worded for the client. The Content-Type is not
-// checked: every body is JSON, and `curl -d` sends a form type by default.
+// decode reads a JSON body into v strictly: one object, no unknown
+// fields, no trailing data, and no text that decoding would rewrite
+// (invalid UTF-8, lone surrogate escapes). Errors are amem.ErrInvalid (or
+// the body limit's *http.MaxBytesError), worded for the client. The
+// Content-Type is not checked: every body is JSON, and `curl -d` sends a
+// form type by default.
 func decode(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return bodyError(err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return err
 		}
-		return fmt.Errorf("%w: the body must hold one JSON object and nothing after it", amem.ErrInvalid)
+		return fmt.Errorf("%w: the body could not be read: %v", amem.ErrInvalid, err)
+	}
+	if err := jsonin.Decode(data, v, "body"); err != nil {
+		return fmt.Errorf("%w: %v", amem.ErrInvalid, err)
 	}
 	return nil
-}
-
-func bodyError(err error) error {
-	var (
-		mbe *http.MaxBytesError
-		se  *json.SyntaxError
-		te  *json.UnmarshalTypeError
-	)
-	switch {
-	case errors.As(err, &mbe):
-		return err
-	case errors.Is(err, io.EOF):
-		return fmt.Errorf("%w: the request body is empty; send a JSON object", amem.ErrInvalid)
-	case errors.As(err, &se):
-		return fmt.Errorf("%w: malformed JSON at byte %d: %v", amem.ErrInvalid, se.Offset, err)
-	case errors.As(err, &te):
-		return fmt.Errorf("%w: field %q must be %s, not %s", amem.ErrInvalid, te.Field, te.Type, te.Value)
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%w: malformed JSON: the body ends early", amem.ErrInvalid)
-	}
-	// Unknown fields and other decoder complaints: its text names the field.
-	return fmt.Errorf("%w: %v", amem.ErrInvalid, err)
 }
 
 // reply writes v as JSON with the status.
@@ -117,4 +99,96 @@ func reply(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// plainErrors gives the error answers of a handler that is not ours (the
+// MCP SDK answers with http.Error's text/plain) the shape of every other
+// error answer of the server: problem+json, with the text as the detail.
+// Other answers, JSON-RPC errors in application/json included, pass
+// through untouched.
+func plainErrors(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		pw := &problemWriter{ResponseWriter: w, r: r}
+		h.ServeHTTP(pw, r)
+		pw.finish()
+	})
+}
+
+// problemWriter holds back a plain-text error answer to rewrite it.
+type problemWriter struct {
+	http.ResponseWriter
+	r      *http.Request
+	status int    // the error answer held back; 0 while there is none
+	text   []byte // its text, up to maxPlainText bytes
+}
+
+const maxPlainText = 1 << 10
+
+func (w *problemWriter) WriteHeader(code int) {
+	ct := w.Header().Get("Content-Type")
+	if w.status == 0 && code >= 400 && (ct == "" || strings.HasPrefix(ct, "text/plain")) {
+		w.status = code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *problemWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		return w.ResponseWriter.Write(b)
+	}
+	if room := maxPlainText - len(w.text); room > 0 {
+		w.text = append(w.text, b[:min(room, len(b))]...)
+	}
+	return len(b), nil
+}
+
+// Flush lets event streams through; an error answer is written whole by
+// finish.
+func (w *problemWriter) Flush() {
+	if w.status == 0 {
+		_ = http.NewResponseController(w.ResponseWriter).Flush()
+	}
+}
+
+func (w *problemWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *problemWriter) finish() {
+	if w.status == 0 {
+		return
+	}
+	w.Header().Del("Content-Length")
+	problem(w.ResponseWriter, w.r, w.status, "%s", w.detail())
+}
+
+// detail words the held-back text like the API's own answers.
+func (w *problemWriter) detail() string {
+	status := http.StatusText(w.status)
+	text := strings.TrimSpace(strings.ReplaceAll(string(w.text), "json: ", ""))
+	text = strings.TrimPrefix(text, status+": ")
+	switch allow := w.Header().Get("Allow"); {
+	case w.status == http.StatusUnauthorized:
+		return unauthorized // the SDK's reason ("no bearer token") helps nobody more
+	case w.status == http.StatusMethodNotAllowed && allow != "":
+		return fmt.Sprintf("%s is not allowed on %s; use %s", w.r.Method, w.r.URL.Path, allow)
+	case text == "" || text == status:
+		return strings.ToLower(status)
+	}
+	return text
+}
+
+// canonicalPath is the path ServeMux would redirect p to: no empty, .
+// or .. segments; a trailing slash is kept.
+func canonicalPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	if p[0] != '/' {
+		p = "/" + p
+	}
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np
 }

@@ -84,7 +84,7 @@ func New(mem *amem.Memory, opts Options) *Server {
 		s.mux.Handle(r.pattern(), s.instrument(r))
 	}
 	if opts.MCP != nil {
-		s.mux.Handle("/mcp", s.endOnDrain(opts.MCP))
+		s.mux.Handle("/mcp", s.endOnDrain(plainErrors(opts.MCP)))
 	}
 	s.mux.HandleFunc("/", s.noRoute)
 	return s
@@ -111,6 +111,13 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// ServeMux would answer a path with empty, . or .. segments with a
+	// plain-text redirect to the cleaned path. No route is written so.
+	if p := r.URL.EscapedPath(); r.Method != http.MethodConnect && p != canonicalPath(p) {
+		problem(w, r, http.StatusNotFound, "no such route: %s %s; paths have no empty, . or .. segments (did you mean %s?)",
+			r.Method, r.URL.Path, canonicalPath(r.URL.Path))
+		return
+	}
 	s.mux.ServeHTTP(w, r)
 }
 
@@ -204,7 +211,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 	if err != nil {
 		if isAuthError(err) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="amem"`)
-			problem(w, r, http.StatusUnauthorized, "a valid API key is required: Authorization: Bearer KEY")
+			problem(w, r, http.StatusUnauthorized, unauthorized)
 			return ""
 		}
 		s.internal(w, r, err)
@@ -231,6 +238,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 	rt.h(w, r, p)
 	return p.KeyID
 }
+
+// unauthorized is the whole answer to a request without a valid key.
+const unauthorized = "a valid API key is required: Authorization: Bearer KEY"
 
 type statusRecorder struct {
 	http.ResponseWriter

@@ -122,6 +122,7 @@ func (e *env) do(method, path, key string, body any, out any) (int, []byte) {
 		if ct := resp.Header.Get("Content-Type"); ct != "application/problem+json" {
 			e.t.Errorf("%s %s: %d with Content-Type %q, want application/problem+json", method, path, resp.StatusCode, ct)
 		}
+		checkReadable(e.t, raw)
 	}
 	if out != nil && resp.StatusCode < 300 {
 		if err := json.Unmarshal(raw, out); err != nil {
@@ -370,11 +371,11 @@ func TestBadInput(t *testing.T) {
 		want               int
 		detail             string
 	}{
-		{"malformed JSON", "POST", notes, `{"content": "x"`, 400, "malformed JSON"},
-		{"not JSON", "POST", notes, `content=x`, 400, "malformed JSON"},
+		{"malformed JSON", "POST", notes, `{"content": "x"`, 400, "body is not valid JSON: it ends before the object is closed"},
+		{"not JSON", "POST", notes, `content=x`, 400, "body is not valid JSON at byte 1"},
 		{"empty body", "POST", notes, ``, 400, "empty"},
 		{"unknown field", "POST", notes, `{"content": "x", "colour": "red"}`, 400, `unknown field "colour"`},
-		{"wrong type", "POST", notes, `{"content": 5}`, 400, `"content" must be string`},
+		{"wrong type", "POST", notes, `{"content": 5}`, 400, `field "content": must be a string, not a number`},
 		{"two objects", "POST", notes, `{"content": "x"} {"content": "y"}`, 400, "nothing after it"},
 		{"empty content", "POST", notes, `{"content": ""}`, 400, "content"},
 		{"bad time", "POST", notes, `{"content": "x", "time": "yesterday"}`, 400, "time"},

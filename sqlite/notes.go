@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/amem-dev/amem"
@@ -174,6 +175,49 @@ func (t *tx) ListNotes(ns string, q amem.ListQuery) ([]amem.Note, error) {
 		return nil, fmt.Errorf("list notes: %w", err)
 	}
 	return notes, nil
+}
+
+// No ORDER BY: it would make SQLite walk the (ns, id) index instead of
+// the one on (ns, event_time). The few IDs are sorted after.
+const (
+	noteIDsByContentAt = `SELECT id FROM notes WHERE ns = ? AND event_time = ? AND content = ?`
+	noteIDsByContent   = `SELECT id FROM notes WHERE ns = ? AND content = ?`
+)
+
+// NoteIDsByContent returns the IDs of the notes of ns with exactly this
+// content and, unless at is zero, this event time. Without a time it
+// reads every note of the namespace.
+func (t *tx) NoteIDsByContent(ns, content string, at time.Time) ([]string, error) {
+	var (
+		rows *sql.Rows
+		err  error
+	)
+	if at.IsZero() {
+		rows, err = t.query(noteIDsByContent, ns, content)
+	} else {
+		var ev any
+		if ev, err = timeValue(at); err != nil {
+			return nil, err
+		}
+		rows, err = t.query(noteIDsByContentAt, ns, ev, content)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("notes by content: %w", err)
+	}
+	defer rows.Close()
+	ids := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("notes by content: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("notes by content: %w", err)
+	}
+	slices.Sort(ids)
+	return ids, nil
 }
 
 // noteValues are a note's encoded columns other than id and ns, in the

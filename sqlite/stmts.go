@@ -24,6 +24,7 @@ var readQueries = []string{
 	selectNamespace, selectNamespaces,
 	selectNote, selectNotes, findNote, listNotes, listNotesInState, listNotesVec, listNotesInStateVec,
 	selectVersion, selectFeed, selectChanged, selectTombstones,
+	noteIDsByContent, noteIDsByContentAt,
 	selectLinksOf, selectLinkEnds,
 	lexicalSearch, selectEmbeddings,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,

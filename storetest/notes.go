@@ -571,6 +571,40 @@ func testNotesBatch(t *testing.T, s amem.Store) {
 	})
 }
 
+func testNoteIDsByContent(t *testing.T, s amem.Store) {
+	ns, other := newNS("bycontent"), newNS("bycontent-other")
+	a, b, c := newNote(ns, "same words"), newNote(ns, "same words"), newNote(ns, "Same words")
+	b.EventTime = base.Add(time.Minute)
+	d := newNote(ns, "same words and more")
+	elsewhere := newNote(other, "same words")
+	insert(t, s, a, b, c, d, elsewhere)
+	view(t, s, func(tx amem.Tx) error {
+		for _, tc := range []struct {
+			content string
+			at      time.Time
+			want    []string
+		}{
+			{"same words", time.Time{}, sorted([]string{a.ID, b.ID})},
+			{"same words", base, []string{a.ID}},
+			{"same words", base.UTC(), []string{a.ID}}, // the same instant in another zone
+			{"same words", base.Add(time.Minute), []string{b.ID}},
+			{"same words", base.Add(time.Nanosecond), []string{}},
+			{"Same words", time.Time{}, []string{c.ID}}, // exact, not case-folded
+			{"same", time.Time{}, []string{}},
+			{"nowhere", base, []string{}},
+		} {
+			got, err := tx.NoteIDsByContent(ns, tc.content, tc.at)
+			if err != nil {
+				return err
+			}
+			if got == nil || !slices.Equal(got, tc.want) {
+				t.Errorf("NoteIDsByContent(%q, %v) = %#v, want %v", tc.content, tc.at, got, tc.want)
+			}
+		}
+		return nil
+	})
+}
+
 func testLinks(t *testing.T, s amem.Store) {
 	ns := newNS("links")
 	a, b, c, d := newNote(ns, "a"), newNote(ns, "b"), newNote(ns, "c"), newNote(ns, "d")

@@ -67,6 +67,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"UpdateNote", testUpdateNote},
 		{"DeleteNote", testDeleteNote},
 		{"NotesBatch", testNotesBatch},
+		{"NoteIDsByContent", testNoteIDsByContent},
 		{"Links", testLinks},
 		{"ListNotes", testListNotes},
 		{"MatchIDs", testMatchIDs},

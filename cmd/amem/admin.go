@@ -52,7 +52,11 @@ func (a *app) importCmd() *cobra.Command {
 exported note and is restored with its links, history and times; other lines
 are new memories: {"content": "...", "time": "RFC 3339", "namespace", "keywords",
 "tags", "metadata"} (all but content optional; --namespace is the default
-namespace). Every line is checked before anything is written.`,
+namespace). Every line is checked before anything is written, and every bad
+line is reported; then the whole file is stored in one transaction, or
+nothing is. A plain line whose note the namespace holds already (same
+content and time; same content, for a line without a time) is skipped, so
+importing a file twice adds nothing twice. New notes are enriched after.`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var r io.Reader = a.stdin
@@ -73,6 +77,9 @@ namespace). Every line is checked before anything is written.`,
 					return a.printJSON(st)
 				}
 				fmt.Fprintf(a.stdout, "restored %d notes and %d links, added %d new notes, %d already present", st.Restored, st.Links, st.Added, st.Unchanged)
+				if st.Duplicates > 0 {
+					fmt.Fprintf(a.stdout, ", %d duplicate lines skipped", st.Duplicates)
+				}
 				if st.Reembedded > 0 {
 					fmt.Fprintf(a.stdout, ", re-embedded %d (made by another embedder)", st.Reembedded)
 				}

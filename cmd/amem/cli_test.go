@@ -129,6 +129,8 @@ func TestCLIErrors(t *testing.T) {
 		{"no text", []string{"add", "--db", db}, exitUsage, "needs the memory's text"},
 		{"empty text", []string{"add", "--db", db, " "}, exitUsage, "content is empty"},
 		{"bad time", []string{"add", "--db", db, "--time", "yesterday", "x"}, exitUsage, "RFC 3339"},
+		{"zero time", []string{"add", "--db", db, "--time", "0001-01-01", "x"}, exitUsage, "time 0001-01-01T00:00:00Z is the zero time"},
+		{"time out of range", []string{"add", "--db", db, "--time", "2300-01-01", "x"}, exitUsage, "1678-01-01T00:00:00Z to 2261-12-31T23:59:59Z"},
 		{"bad flag", []string{"search", "--db", db, "--colour", "x"}, exitUsage, "unknown flag"},
 		{"bad id", []string{"show", "--db", db, "nope"}, exitUsage, "not a note ID"},
 		{"unknown id", []string{"show", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV"}, exitNotFound, "amem list"},
@@ -299,5 +301,44 @@ func TestCLIReembed(t *testing.T) {
 	}
 	if got := mustCLI(t, "", "reembed", "--db", db, "-n", "ns"); !strings.Contains(got, "re-embedded 1 notes of ns") {
 		t.Fatalf("reembed: %q", got)
+	}
+}
+
+// TestCLIImportPlainLines: amem import reports every bad line and stores
+// nothing; a good file goes in once, and again adds nothing.
+func TestCLIImportPlainLines(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "i.db")
+	file := filepath.Join(t.TempDir(), "notes.jsonl")
+	good := `{"content": "Caroline went to a support group", "time": "2023-05-08T13:56:00Z"}`
+	bad := strings.Join([]string{good, good, `{"content": 5}`, good, "{\"content\": \"caf\xe9\"}", good, `{"content": "x", "time": "0001-01-01T00:00:00Z"}`}, "\n")
+	if err := os.WriteFile(file, []byte(bad), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := amemCLI(t, "", "import", "--db", db, "-f", file, "--namespace", "p")
+	var msg bytes.Buffer
+	if code := exitCode(err, &msg); code != exitUsage {
+		t.Fatalf("import of bad lines: exit %d (%v), want %d", code, err, exitUsage)
+	}
+	for _, want := range []string{"3 bad lines", "line 3: ", "line 5: the line is not valid UTF-8", "line 7: time 0001-01-01T00:00:00Z"} {
+		if !strings.Contains(msg.String(), want) {
+			t.Errorf("message %q lacks %q", msg.String(), want)
+		}
+	}
+	if out, _, _ := amemCLI(t, "", "stats", "--db", db); !strings.Contains(out, "no notes") {
+		t.Fatalf("a refused import stored something: %s", out)
+	}
+
+	lines := "\xEF\xBB\xBF" + good + "\n" + `{"content": "Melanie painted a sunrise"}` + "\n" + good + "\n"
+	if err := os.WriteFile(file, []byte(lines), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := mustCLI(t, "", "import", "--db", db, "-f", file, "--namespace", "p"); !strings.Contains(out, "added 2 new notes") || !strings.Contains(out, "1 duplicate lines skipped") {
+		t.Fatalf("first import: %q", out)
+	}
+	if out := mustCLI(t, "", "import", "--db", db, "-f", file, "--namespace", "p"); !strings.Contains(out, "added 0 new notes") || !strings.Contains(out, "3 duplicate lines skipped") {
+		t.Fatalf("second import: %q", out)
+	}
+	if out := mustCLI(t, "", "stats", "--db", db, "--namespace", "p"); !strings.Contains(out, "p: 2 notes") {
+		t.Fatalf("after two imports: %s", out)
 	}
 }

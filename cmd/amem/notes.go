@@ -24,7 +24,7 @@ func (a *app) addCmd() *cobra.Command {
   amem add --time 2023-05-08T13:56:00Z --tag family --meta source=chat "Melanie painted a sunrise"`,
 		Args: exactArgs(1, "the memory's text, quoted"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ev, err := parseTime(at)
+			ev, err := eventTime(at)
 			if err != nil {
 				return err
 			}
@@ -275,6 +275,16 @@ func parseTime(s string) (time.Time, error) {
 		}
 	}
 	return time.Time{}, usagef("time %q: use RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08)", s)
+}
+
+// eventTime reads add's --time: none means now, and a time given must be
+// one a note can hold; 0001-01-01 is refused, not taken for now.
+func eventTime(s string) (time.Time, error) {
+	t, err := parseTime(s)
+	if err != nil || s == "" {
+		return t, err
+	}
+	return t, amem.ValidEventTime(t)
 }
 
 func parsePairs(pairs []string) (map[string]string, error) {

@@ -112,7 +112,9 @@ func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) e
 		ErrorLog:    slog.NewLogLogger(hs.logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
+	// server.Listener makes net/http's own error answers (431 and the
+	// like) problem+json too.
+	go func() { served <- srv.Serve(server.Listener(ln)) }()
 	hs.logger.Info("serving", "addr", "http://"+ln.Addr().String(), "version", version)
 
 	var err error

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -288,5 +289,34 @@ func TestServeMCPOverHTTP(t *testing.T) {
 	}
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("shutdown took %s with an MCP session open", d)
+	}
+}
+
+// TestServeAnswersOversizedHeadersWithAProblem: even the errors net/http
+// answers before any handler runs are problem+json in amem serve.
+func TestServeAnswersOversizedHeadersWithAProblem(t *testing.T) {
+	srv := startServe(t, nil, filepath.Join(t.TempDir(), "h.db"))
+	c, err := net.DialTimeout("tcp", strings.TrimPrefix(srv.url, "http://"), 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(30 * time.Second))
+	go func() { // the server answers before it has read it all
+		_, _ = io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: "+strings.Repeat("a", 2<<20)+"\r\n\r\n")
+	}()
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var p struct {
+		Status int    `json:"status"`
+		Detail string `json:"detail"`
+	}
+	raw, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 431 || resp.Header.Get("Content-Type") != "application/problem+json" ||
+		json.Unmarshal(raw, &p) != nil || p.Status != 431 || p.Detail == "" {
+		t.Fatalf("%d %s %s; want 431 as problem+json", resp.StatusCode, resp.Header.Get("Content-Type"), raw)
 	}
 }

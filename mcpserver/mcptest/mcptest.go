@@ -241,6 +241,10 @@ func checkBadInput(t *testing.T, cs *mcp.ClientSession, in func(Args) Args) {
 		{"search_memory", in(Args{"query": "x", "k": 0}), "k"},
 		{"get_memory", in(Args{"id": "nope"}), "not a note ID"},
 		{"update_memory", in(Args{"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV"}), "nothing to change"},
+		{"add_memory", in(Args{"content": "x", "time": "0001-01-01T00:00:00Z"}), "zero time"},
+		{"add_memory", in(Args{"content": "x", "time": "0001-01-01"}), "zero time"},
+		{"add_memory", in(Args{"content": "x", "time": "2300-01-01"}), "1678-01-01T00:00:00Z to 2261-12-31T23:59:59Z"},
+		{"update_memory", in(Args{"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV", "time": "0001-01-01T00:00:00Z"}), "zero time"},
 		{"add_memory", Args{"content": "x", "namespace": "a/b"}, "namespace"},
 	} {
 		if msg := CallError(t, cs, c.tool, c.args); !strings.Contains(msg, c.want) {
