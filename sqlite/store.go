@@ -34,6 +34,12 @@ type Options struct {
 	// connections served point reads in ~50µs each against ~80µs for 1 or
 	// 2, and 8 did no better (BenchmarkGetNoteParallel).
 	ReadConns int
+
+	// HealthInterval is how long Health trusts its last verdict before
+	// probing again with a write (see Store.Health). Default 5s: one
+	// small synced write per interval at most, however often a load
+	// balancer asks.
+	HealthInterval time.Duration
 }
 
 // DefaultBusyTimeout is Options.BusyTimeout's default.
@@ -50,6 +56,9 @@ func (o *Options) withDefaults() Options {
 	if out.ReadConns <= 0 {
 		out.ReadConns = max(4, runtime.GOMAXPROCS(0))
 	}
+	if out.HealthInterval <= 0 {
+		out.HealthInterval = DefaultHealthInterval
+	}
 	return out
 }
 
@@ -65,6 +74,8 @@ type Store struct {
 	idle   *sync.Cond // signalled when active drops to 0
 	active int        // transactions running
 	closed bool
+
+	health health
 }
 
 var _ amem.Store = (*Store)(nil)
@@ -88,6 +99,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 
 	s := &Store{path: abs}
 	s.idle = sync.NewCond(&s.mu)
+	s.health.every = o.HealthInterval
 	if err := s.open(ctx, o); err != nil {
 		_ = errors.Join(s.read.close(), s.write.close())
 		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
@@ -220,8 +232,9 @@ func (s *Store) View(ctx context.Context, fn func(amem.Tx) error) error {
 }
 
 // transact is the one transaction helper: every Update and View goes
-// through it.
-func (s *Store) transact(ctx context.Context, p *pool, fn func(amem.Tx) error) error {
+// through it. Its errors feed the health verdict (see Health).
+func (s *Store) transact(ctx context.Context, p *pool, fn func(amem.Tx) error) (err error) {
+	defer func() { s.observe(err, p == &s.write) }()
 	if err := s.enter(); err != nil {
 		return err
 	}
