@@ -16,6 +16,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Options configure Open. A nil *Options, like every zero field, means the
@@ -83,7 +84,8 @@ var _ amem.Store = (*Store)(nil)
 // Open opens the database at path, creating it and its parent directory if
 // missing, and brings its schema up to date. A database written by a newer
 // version of this package, with migrations this one doesn't know, is
-// refused with ErrSchemaTooNew.
+// refused with ErrSchemaTooNew; a damaged one (see walkBtrees) with
+// ErrDamaged.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	o := opts.withDefaults()
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
@@ -107,13 +109,22 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// open opens the write pool, migrates, then opens the read pool.
+// open opens the write pool, checks the file (walkBtrees), migrates, then
+// opens the read pool.
 func (s *Store) open(ctx context.Context, o Options) error {
 	var err error
 	if s.write.db, err = openPool(dsn(s.path, o, false), 1); err != nil {
 		return err
 	}
 	if err := checkWAL(ctx, s.write.db); err != nil {
+		if isCode(err, sqlite3.SQLITE_NOTADB) || isCode(err, sqlite3.SQLITE_CORRUPT) {
+			return damaged(s.path, "it is not an SQLite database, or its first page is damaged", err)
+		}
+		return err
+	}
+	// Before migrating: a migration writing into a damaged file could
+	// spread the damage.
+	if err := walkBtrees(ctx, s.write.db, s.path); err != nil {
 		return err
 	}
 	if err := migrate(ctx, s.write.db); err != nil {
