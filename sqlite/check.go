@@ -543,6 +543,19 @@ func (c *checker) checkFulltext() {
 		c.fault(check, "", "", "the full-text index (table notes_fts and its triggers) is missing")
 		return
 	}
+	for _, t := range []struct{ name, what string }{
+		{"notes_fts_delete", "deleted notes stay in the full-text index"},
+		{"notes_fts_update", "edits don't reach the full-text index"},
+	} {
+		var n int
+		if err := c.conn.QueryRowContext(c.ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name = ?`, t.name).Scan(&n); err != nil {
+			c.failed(check, err)
+			return
+		}
+		if n == 0 {
+			c.fault(check, "", "", "trigger %s is missing: %s", t.name, t.what)
+		}
+	}
 	recount, err := recountSQL(create, trigger)
 	if err != nil {
 		c.failed(check, err)

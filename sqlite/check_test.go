@@ -204,9 +204,11 @@ func TestCheckNoteFields(t *testing.T) {
 		`UPDATE notes SET keywords = '{"not": "a list"}', metadata = 'nonsense' WHERE id = 'a2'`,
 	)
 	_, faults := mustCheck(t, path)
-	if len(faults) == 0 || faults[0] != "notes: note a2 (namespace a): its keywords are a JSON object, not an array; its metadata are not valid JSON" {
-		t.Fatalf("faults: %q", faults)
-	}
+	wantFaults(t, faults,
+		"notes: note a2 (namespace a): its keywords are a JSON object, not an array; its metadata are not valid JSON",
+		"fulltext: trigger notes_fts_update is missing: edits don't reach the full-text index",
+		"fulltext: note a2 (namespace a): the index counts 3 1 1 1 words (content, context, keywords, tags), its text 3 1 2 1; indexed words its text lacks: k; words of its text missing from the index: a list",
+	)
 }
 
 // seq returns a note's rowid, which the full-text index knows it by.
