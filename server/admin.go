@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/amem-dev/amem"
@@ -54,14 +55,22 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request, _ auth.Principa
 }
 
 // readyz says the server takes requests: not draining, and the store
-// answers.
+// answers and can take writes (amem.Memory.Health). A store that only
+// answers reads is not ready: every write would fail. The detail says why
+// in the store's plain words ("disk full"), never the cause, which may
+// name files; the log has that.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	if s.draining.Load() {
 		problem(w, r, http.StatusServiceUnavailable, "shutting down")
 		return
 	}
-	if _, err := s.mem.Namespaces(r.Context()); err != nil {
+	if err := s.mem.Health(r.Context()); err != nil {
 		s.log.Warn("readiness check", "err", err)
+		var he *amem.HealthError
+		if errors.As(err, &he) {
+			problem(w, r, http.StatusServiceUnavailable, "%s", he.Reason)
+			return
+		}
 		problem(w, r, http.StatusServiceUnavailable, "the store does not answer")
 		return
 	}

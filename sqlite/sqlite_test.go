@@ -68,7 +68,7 @@ func testNote(ns, id, content string) amem.Note {
 		Embedding:  []float32{1, 2, 3},
 		Links:      []amem.Link{},
 		Version:    1,
-		Enrichment: amem.Enrichment{State: amem.EnrichPending},
+		Enrichment: amem.Enrichment{State: amem.EnrichPending, DueAt: now},
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Options configure Open. A nil *Options, like every zero field, means the
@@ -34,6 +35,12 @@ type Options struct {
 	// connections served point reads in ~50µs each against ~80µs for 1 or
 	// 2, and 8 did no better (BenchmarkGetNoteParallel).
 	ReadConns int
+
+	// HealthInterval is how long Health trusts its last verdict before
+	// probing again with a write (see Store.Health). Default 5s: one
+	// small synced write per interval at most, however often a load
+	// balancer asks.
+	HealthInterval time.Duration
 }
 
 // DefaultBusyTimeout is Options.BusyTimeout's default.
@@ -50,6 +57,9 @@ func (o *Options) withDefaults() Options {
 	if out.ReadConns <= 0 {
 		out.ReadConns = max(4, runtime.GOMAXPROCS(0))
 	}
+	if out.HealthInterval <= 0 {
+		out.HealthInterval = DefaultHealthInterval
+	}
 	return out
 }
 
@@ -65,6 +75,8 @@ type Store struct {
 	idle   *sync.Cond // signalled when active drops to 0
 	active int        // transactions running
 	closed bool
+
+	health health
 }
 
 var _ amem.Store = (*Store)(nil)
@@ -72,7 +84,8 @@ var _ amem.Store = (*Store)(nil)
 // Open opens the database at path, creating it and its parent directory if
 // missing, and brings its schema up to date. A database written by a newer
 // version of this package, with migrations this one doesn't know, is
-// refused with ErrSchemaTooNew.
+// refused with ErrSchemaTooNew; a damaged one (see walkBtrees) with
+// ErrDamaged.
 func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	o := opts.withDefaults()
 	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
@@ -88,6 +101,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 
 	s := &Store{path: abs}
 	s.idle = sync.NewCond(&s.mu)
+	s.health.every = o.HealthInterval
 	if err := s.open(ctx, o); err != nil {
 		_ = errors.Join(s.read.close(), s.write.close())
 		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
@@ -95,13 +109,22 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	return s, nil
 }
 
-// open opens the write pool, migrates, then opens the read pool.
+// open opens the write pool, checks the file (walkBtrees), migrates, then
+// opens the read pool.
 func (s *Store) open(ctx context.Context, o Options) error {
 	var err error
 	if s.write.db, err = openPool(dsn(s.path, o, false), 1); err != nil {
 		return err
 	}
 	if err := checkWAL(ctx, s.write.db); err != nil {
+		if isCode(err, sqlite3.SQLITE_NOTADB) || isCode(err, sqlite3.SQLITE_CORRUPT) {
+			return damaged(s.path, "it is not an SQLite database, or its first page is damaged", err)
+		}
+		return err
+	}
+	// Before migrating: a migration writing into a damaged file could
+	// spread the damage.
+	if err := walkBtrees(ctx, s.write.db, s.path); err != nil {
 		return err
 	}
 	if err := migrate(ctx, s.write.db); err != nil {
@@ -220,8 +243,9 @@ func (s *Store) View(ctx context.Context, fn func(amem.Tx) error) error {
 }
 
 // transact is the one transaction helper: every Update and View goes
-// through it.
-func (s *Store) transact(ctx context.Context, p *pool, fn func(amem.Tx) error) error {
+// through it. Its errors feed the health verdict (see Health).
+func (s *Store) transact(ctx context.Context, p *pool, fn func(amem.Tx) error) (err error) {
+	defer func() { s.observe(err, p == &s.write) }()
 	if err := s.enter(); err != nil {
 		return err
 	}
