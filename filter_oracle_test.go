@@ -397,12 +397,16 @@ func TestSearchLinkedNotesPassFilter(t *testing.T) {
 	}
 }
 
-// TestSearchFilterTermsCap: a filter of more than MaxFilterTerms tags and
-// metadata pairs is refused, however they are split.
-func TestSearchFilterTermsCap(t *testing.T) {
+// TestSearchFilterValidation: a filter of more than MaxFilterTerms tags
+// and metadata pairs is refused, however they are split, and so are terms
+// no note can have; tags are trimmed as stored tags are.
+func TestSearchFilterValidation(t *testing.T) {
 	ctx := context.Background()
 	mem := openMem(t, nil)
-	mustAdd(t, mem, "ns", "a note")
+	n, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "a note", Tags: []string{"travel"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	tags := func(n int) []string {
 		out := make([]string, n)
 		for i := range out {
@@ -417,6 +421,7 @@ func TestSearchFilterTermsCap(t *testing.T) {
 		}
 		return out
 	}
+	day := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
 	for _, tc := range []struct {
 		f  amem.Filter
 		ok bool
@@ -427,16 +432,26 @@ func TestSearchFilterTermsCap(t *testing.T) {
 		{amem.Filter{Metadata: pairs(amem.MaxFilterTerms + 1)}, false},
 		{amem.Filter{Tags: tags(amem.MaxFilterTerms / 2), Metadata: pairs(amem.MaxFilterTerms/2 + 1)}, false},
 		{amem.Filter{Tags: tags(935)}, false},
+		{amem.Filter{Tags: []string{"travel", " "}}, false},
+		{amem.Filter{Tags: []string{strings.Repeat("x", amem.MaxTermBytes+1)}}, false},
+		{amem.Filter{Metadata: map[string]string{"": "v"}}, false},
+		{amem.Filter{From: day, To: day}, false},
 	} {
 		for _, mode := range []amem.SearchMode{amem.SearchVector, amem.SearchLexical, amem.SearchHybrid} {
 			_, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "note", Mode: mode, Filter: tc.f})
-			n := len(tc.f.Tags) + len(tc.f.Metadata)
+			what := fmt.Sprintf("%s, %d tags %.20q, %d pairs, %v-%v", mode, len(tc.f.Tags), tc.f.Tags, len(tc.f.Metadata), tc.f.From, tc.f.To)
 			if tc.ok && err != nil {
-				t.Errorf("%s, %d terms: %v", mode, n, err)
+				t.Errorf("%s: %v", what, err)
 			}
 			if !tc.ok && !errors.Is(err, amem.ErrInvalid) {
-				t.Errorf("%s, %d terms: %v, want ErrInvalid", mode, n, err)
+				t.Errorf("%s: %v, want ErrInvalid", what, err)
 			}
+		}
+	}
+	for _, mode := range []amem.SearchMode{amem.SearchVector, amem.SearchLexical, amem.SearchHybrid} {
+		res, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "note", Mode: mode, Filter: amem.Filter{Tags: []string{" Travel\t"}}})
+		if err != nil || len(res) != 1 || res[0].Note.ID != n.ID {
+			t.Errorf("%s, tag \" Travel\\t\": %v, %v; want the note", mode, res, err)
 		}
 	}
 }

@@ -146,21 +146,19 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	if order != LinksAfter && order != LinksInterleaved {
 		return nil, invalidf("link order %q; use after or interleaved", order)
 	}
-	if !req.Filter.To.IsZero() && !req.Filter.From.IsZero() && !req.Filter.To.After(req.Filter.From) {
-		return nil, invalidf("time range is empty: from %s is not before to %s", req.Filter.From, req.Filter.To)
-	}
-	if n := len(req.Filter.Tags) + len(req.Filter.Metadata); n > MaxFilterTerms {
-		return nil, invalidf("the filter has %d tags and metadata pairs; the limit is %d", n, MaxFilterTerms)
+	f, err := validFilter(req.Filter)
+	if err != nil {
+		return nil, err
 	}
 
 	// The vector ranking scans the index and keeps the allowed IDs, and
 	// so does link expansion; the lexical ranking filters in its query.
 	var allow map[string]bool
-	if !req.Filter.IsZero() && (mode != SearchLexical || (perHit > 0 && budget > 0)) {
+	if !f.IsZero() && (mode != SearchLexical || (perHit > 0 && budget > 0)) {
 		var ids []string
 		if err := m.view(ctx, func(tx Tx) error {
 			var err error
-			ids, err = tx.MatchIDs(req.Namespace, req.Filter)
+			ids, err = tx.MatchIDs(req.Namespace, f)
 			return err
 		}); err != nil {
 			return nil, err
@@ -172,12 +170,11 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	}
 
 	var hits []Scored
-	var err error
 	switch mode {
 	case SearchVector:
 		hits, err = m.vectorHits(ctx, req.Namespace, q, k, allow)
 	case SearchLexical:
-		hits, err = m.lexicalHits(ctx, req.Namespace, q, req.Filter, k)
+		hits, err = m.lexicalHits(ctx, req.Namespace, q, f, k)
 	case SearchHybrid:
 		w := m.opts.LexicalWeight
 		if req.LexicalWeight != 0 {
@@ -186,7 +183,7 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
 			return nil, invalidf("lexical weight %v; it must be a positive number", w)
 		}
-		hits, err = m.hybridHits(ctx, req.Namespace, q, k, w, req.Filter, allow)
+		hits, err = m.hybridHits(ctx, req.Namespace, q, k, w, f, allow)
 	default:
 		return nil, invalidf("search mode %q; use vector, lexical or hybrid", mode)
 	}
@@ -194,6 +191,27 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 		return nil, err
 	}
 	return m.expand(ctx, req.Namespace, hits, perHit, budget, order, allow)
+}
+
+// validFilter checks a search filter as Add checks a note's tags and
+// metadata, and returns it with its tags trimmed as stored tags are: a
+// blank or oversized term could never match, and would be answered with
+// silence.
+func validFilter(f Filter) (Filter, error) {
+	if !f.To.IsZero() && !f.From.IsZero() && !f.To.After(f.From) {
+		return f, invalidf("time range is empty: from %s is not before to %s", f.From, f.To)
+	}
+	if n := len(f.Tags) + len(f.Metadata); n > MaxFilterTerms {
+		return f, invalidf("the filter has %d tags and metadata pairs; the limit is %d", n, MaxFilterTerms)
+	}
+	if len(f.Tags) > 0 {
+		tags, err := validTerms("filter tags", f.Tags, MaxFilterTerms)
+		if err != nil {
+			return f, err
+		}
+		f.Tags = tags
+	}
+	return f, validMetadata(f.Metadata)
 }
 
 func (m *Memory) vectorHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
