@@ -13,7 +13,7 @@ type searchOutput struct {
 	Results []amem.FlatResult `json:"results"`
 }
 
-// search answers GET .../search?q=&k=&mode=&tag=&from=&to=&links=.
+// search answers GET .../search?q=&k=&mode=&links=&tag=&from=&to=&meta=.
 func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	req, msg := searchRequest(r)
 	if msg != "" {
@@ -66,12 +66,17 @@ func searchRequest(r *http.Request) (amem.SearchRequest, string) {
 		t    *time.Time
 	}{{"from", &req.Filter.From}, {"to", &req.Filter.To}} {
 		if v := q.Get(b.name); v != "" {
-			t, err := time.Parse(time.RFC3339, v)
+			t, err := amem.ParseTime(v)
 			if err != nil {
-				return req, b.name + "=" + strconv.Quote(v) + " must be an RFC 3339 time such as 2023-05-08T13:56:00Z"
+				return req, b.name + ": " + err.Error()
 			}
 			*b.t = t
 		}
 	}
+	md, err := amem.ParseMetadata(q["meta"])
+	if err != nil {
+		return req, "meta: " + err.Error()
+	}
+	req.Filter.Metadata = md
 	return req, ""
 }
