@@ -1,6 +1,7 @@
 package amem
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -40,4 +41,32 @@ func ParseMetadata(pairs []string) (map[string]string, error) {
 		out[k] = v
 	}
 	return out, nil
+}
+
+// ParseFilter builds a search filter from text, as the CLI's flags, the
+// HTTP API's query parameters and the MCP tool's arguments give it: from
+// and to for ParseTime (empty: no bound), tags as they are, and metadata
+// as KEY=VALUE pairs for ParseMetadata. An error names the part at fault.
+// Memory.Search checks the rest (an empty range, MaxFilterTerms).
+func ParseFilter(from, to string, tags, pairs []string) (Filter, error) {
+	f := Filter{Tags: tags}
+	for _, b := range []struct {
+		name, text string
+		t          *time.Time
+	}{{"from", from, &f.From}, {"to", to, &f.To}} {
+		if b.text == "" {
+			continue
+		}
+		t, err := ParseTime(b.text)
+		if err != nil {
+			return Filter{}, fmt.Errorf("%s: %w", b.name, err)
+		}
+		*b.t = t
+	}
+	md, err := ParseMetadata(pairs)
+	if err != nil {
+		return Filter{}, fmt.Errorf("meta: %w", err)
+	}
+	f.Metadata = md
+	return f, nil
 }

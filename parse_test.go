@@ -3,6 +3,8 @@ package amem_test
 import (
 	"errors"
 	"maps"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -39,6 +41,32 @@ func TestParseMetadata(t *testing.T) {
 	for _, in := range [][]string{{"novalue"}, {"=v"}, {""}, {"a=1", "a=2"}} {
 		if got, err := amem.ParseMetadata(in); !errors.Is(err, amem.ErrInvalid) {
 			t.Errorf("ParseMetadata(%q) = %v, %v; want ErrInvalid", in, got, err)
+		}
+	}
+}
+
+func TestParseFilter(t *testing.T) {
+	f, err := amem.ParseFilter("2024-05-01", "2024-05-02T12:00:00+02:00", []string{"Work"}, []string{"src=chat"})
+	want := amem.Filter{From: time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC), To: time.Date(2024, 5, 2, 10, 0, 0, 0, time.UTC),
+		Tags: []string{"Work"}, Metadata: map[string]string{"src": "chat"}}
+	if err != nil || !f.From.Equal(want.From) || !f.To.Equal(want.To) || !slices.Equal(f.Tags, want.Tags) || !maps.Equal(f.Metadata, want.Metadata) {
+		t.Errorf("ParseFilter = %+v, %v; want %+v", f, err, want)
+	}
+	if f, err := amem.ParseFilter("", "", nil, nil); err != nil || !f.IsZero() {
+		t.Errorf("ParseFilter of nothing = %+v, %v; want the zero filter", f, err)
+	}
+	for _, c := range []struct {
+		from, to string
+		pairs    []string
+		prefix   string
+	}{
+		{"yesterday", "", nil, "from: "},
+		{"", "2024-05-01 10:00", nil, "to: "},
+		{"", "", []string{"src"}, "meta: "},
+	} {
+		_, err := amem.ParseFilter(c.from, c.to, nil, c.pairs)
+		if !errors.Is(err, amem.ErrInvalid) || !strings.HasPrefix(err.Error(), c.prefix) {
+			t.Errorf("ParseFilter(%q, %q, %q) = %v; want ErrInvalid starting %q", c.from, c.to, c.pairs, err, c.prefix)
 		}
 	}
 }

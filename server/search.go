@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
@@ -60,23 +59,10 @@ func searchRequest(r *http.Request) (amem.SearchRequest, string) {
 			req.LinksPerHit = -1
 		}
 	}
-	req.Filter.Tags = q["tag"]
-	for _, b := range []struct {
-		name string
-		t    *time.Time
-	}{{"from", &req.Filter.From}, {"to", &req.Filter.To}} {
-		if v := q.Get(b.name); v != "" {
-			t, err := amem.ParseTime(v)
-			if err != nil {
-				return req, b.name + ": " + err.Error()
-			}
-			*b.t = t
-		}
-	}
-	md, err := amem.ParseMetadata(q["meta"])
+	f, err := amem.ParseFilter(q.Get("from"), q.Get("to"), q["tag"], q["meta"])
 	if err != nil {
-		return req, "meta: " + err.Error()
+		return req, err.Error()
 	}
-	req.Filter.Metadata = md
+	req.Filter = f
 	return req, ""
 }

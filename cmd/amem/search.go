@@ -19,22 +19,14 @@ func (a *app) searchCmd() *cobra.Command {
   amem search --k 5 --tag family --from 2023-05-01 --to 2023-06-01 --json "adoption"`,
 		Args: exactArgs(1, "a query, quoted"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := parseTime("--from", from)
-			if err != nil {
-				return err
-			}
-			t, err := parseTime("--to", to)
-			if err != nil {
-				return err
-			}
-			md, err := parseMeta(meta)
+			f, err := amem.ParseFilter(from, to, tags, meta)
 			if err != nil {
 				return err
 			}
 			return a.withMemory(func(mem *amem.Memory) error {
 				res, err := mem.Search(a.ctx, amem.SearchRequest{
 					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
-					Filter:      amem.Filter{From: f, To: t, Tags: tags, Metadata: md},
+					Filter:      f,
 					LinksPerHit: perHit, LinkBudget: budget, LinkOrder: amem.LinkOrder(order),
 				})
 				if err != nil {

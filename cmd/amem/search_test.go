@@ -84,9 +84,9 @@ func TestCLISearchFilters(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--from", "yesterday"}, "--from: invalid input: time \"yesterday\": use RFC 3339"},
-		{[]string{"--to", "2024-03-01 12:00"}, "--to: invalid input: time"},
-		{[]string{"--meta", "source"}, "--meta: invalid input: metadata \"source\": use KEY=VALUE"},
+		{[]string{"--from", "yesterday"}, "from: invalid input: time \"yesterday\": use RFC 3339"},
+		{[]string{"--to", "2024-03-01 12:00"}, "to: invalid input: time"},
+		{[]string{"--meta", "source"}, "meta: invalid input: metadata \"source\": use KEY=VALUE"},
 		{[]string{"--meta", "a=1", "--meta", "a=2"}, "given twice"},
 		{[]string{"--from", "2024-03-02", "--to", "2024-03-02"}, "time range is empty"},
 		{[]string{"--tag", strings.Join(many, ",")}, "the filter has 65 tags and metadata pairs; the limit is 64"},
