@@ -144,8 +144,8 @@ type searchInput struct {
 	K        int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
 	Mode     string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
 	Tags     []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
-	From     string            `json:"from,omitempty" jsonschema:"only notes of this time or later: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
-	To       string            `json:"to,omitempty" jsonschema:"only notes of before this time: RFC 3339 or a date (midnight UTC)"`
+	From     string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
+	To       string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
 	Metadata map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
 	nsArg
 }

@@ -159,6 +159,16 @@ type route struct {
 
 func (r route) pattern() string { return r.method + " " + r.path }
 
+// refuseQuery answers 400 and returns true if the request's query string
+// is not one the route takes.
+func (r route) refuseQuery(w http.ResponseWriter, req *http.Request) bool {
+	if msg := r.queryProblem(req); msg != "" {
+		problem(w, req, http.StatusBadRequest, "%s", msg)
+		return true
+	}
+	return false
+}
+
 // queryProblem says what is wrong with the request's query string for
 // this route, or "".
 func (r route) queryProblem(req *http.Request) string {
@@ -230,8 +240,7 @@ func (s *Server) instrument(rt route) http.Handler {
 // ID of the key used, for the log.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string {
 	if rt.public {
-		if msg := rt.queryProblem(r); msg != "" {
-			problem(w, r, http.StatusBadRequest, "%s", msg)
+		if rt.refuseQuery(w, r) {
 			return ""
 		}
 		rt.h(w, r, auth.Principal{})
@@ -257,8 +266,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 			return p.KeyID
 		}
 	}
-	if msg := rt.queryProblem(r); msg != "" {
-		problem(w, r, http.StatusBadRequest, "%s", msg)
+	if rt.refuseQuery(w, r) {
 		return p.KeyID
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
