@@ -264,8 +264,8 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	}
 }
 
-// parseTime reads the time flag name (amem.ParseTime); empty is the zero
-// time.
+// parseTime reads s, the value of the time flag name, with amem.ParseTime;
+// empty is the zero time.
 func parseTime(name, s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
