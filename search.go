@@ -87,6 +87,12 @@ func (r Result) Flat() FlatResult {
 		Context: n.Context, Metadata: n.Metadata}
 }
 
+// MaxFilterTerms bounds a search filter's tags and metadata pairs
+// together. Every candidate note is tested against each of them, so the
+// bound keeps one request's cost in proportion; a person or an agent
+// narrows a search with a few.
+const MaxFilterTerms = 64
+
 // rrfK is the usual reciprocal-rank-fusion constant; it damps the weight
 // of the top ranks so neither list dominates.
 const rrfK = 60
@@ -98,7 +104,9 @@ const rrfK = 60
 // direct hits (LinksAfter, the default) or right after the hit that
 // brought them (LinksInterleaved). Every direct hit is always returned
 // (the reference code truncated after adding links). A linked note's
-// Score is its link's strength. Filters apply to linked notes too.
+// Score is its link's strength. The filter is exact in every mode: the
+// direct hits are the best notes that pass it, and linked notes pass it
+// too.
 func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error) {
 	if err := ValidNamespace(req.Namespace); err != nil {
 		return nil, err
@@ -138,16 +146,19 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	if order != LinksAfter && order != LinksInterleaved {
 		return nil, invalidf("link order %q; use after or interleaved", order)
 	}
-	if !req.Filter.To.IsZero() && !req.Filter.From.IsZero() && !req.Filter.To.After(req.Filter.From) {
-		return nil, invalidf("time range is empty: from %s is not before to %s", req.Filter.From, req.Filter.To)
+	f, err := validFilter(req.Filter)
+	if err != nil {
+		return nil, err
 	}
 
+	// The vector ranking scans the index and keeps the allowed IDs, and
+	// so does link expansion; the lexical ranking filters in its query.
 	var allow map[string]bool
-	if !req.Filter.IsZero() {
+	if !f.IsZero() && (mode != SearchLexical || (perHit > 0 && budget > 0)) {
 		var ids []string
 		if err := m.view(ctx, func(tx Tx) error {
 			var err error
-			ids, err = tx.MatchIDs(req.Namespace, req.Filter)
+			ids, err = tx.MatchIDs(req.Namespace, f)
 			return err
 		}); err != nil {
 			return nil, err
@@ -159,12 +170,11 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	}
 
 	var hits []Scored
-	var err error
 	switch mode {
 	case SearchVector:
 		hits, err = m.vectorHits(ctx, req.Namespace, q, k, allow)
 	case SearchLexical:
-		hits, err = m.lexicalHits(ctx, req.Namespace, q, k, allow)
+		hits, err = m.lexicalHits(ctx, req.Namespace, q, f, k)
 	case SearchHybrid:
 		w := m.opts.LexicalWeight
 		if req.LexicalWeight != 0 {
@@ -173,7 +183,7 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
 			return nil, invalidf("lexical weight %v; it must be a positive number", w)
 		}
-		hits, err = m.hybridHits(ctx, req.Namespace, q, k, w, allow)
+		hits, err = m.hybridHits(ctx, req.Namespace, q, k, w, f, allow)
 	default:
 		return nil, invalidf("search mode %q; use vector, lexical or hybrid", mode)
 	}
@@ -181,6 +191,27 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 		return nil, err
 	}
 	return m.expand(ctx, req.Namespace, hits, perHit, budget, order, allow)
+}
+
+// validFilter checks a search filter as Add checks a note's tags and
+// metadata, and returns it with its tags trimmed as stored tags are: a
+// blank or oversized term could never match, and would be answered with
+// silence.
+func validFilter(f Filter) (Filter, error) {
+	if !f.To.IsZero() && !f.From.IsZero() && !f.To.After(f.From) {
+		return f, invalidf("time range is empty: from %s is not before to %s", f.From, f.To)
+	}
+	if n := len(f.Tags) + len(f.Metadata); n > MaxFilterTerms {
+		return f, invalidf("the filter has %d tags and metadata pairs; the limit is %d", n, MaxFilterTerms)
+	}
+	if len(f.Tags) > 0 {
+		tags, err := validTerms("filter tags", f.Tags, MaxFilterTerms)
+		if err != nil {
+			return f, err
+		}
+		f.Tags = tags
+	}
+	return f, validMetadata(f.Metadata)
 }
 
 func (m *Memory) vectorHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
@@ -211,27 +242,14 @@ func fromHits(hits []index.Hit) []Scored {
 	return out
 }
 
-func (m *Memory) lexicalHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
-	// Over-fetch when filtering, since the store ranks before we filter.
-	limit := k
-	if allow != nil {
-		limit = min(max(k*10, 200), len(allow)+k)
-	}
+func (m *Memory) lexicalHits(ctx context.Context, ns, q string, f Filter, k int) ([]Scored, error) {
 	var hits []Scored
-	if err := m.view(ctx, func(tx Tx) error {
+	err := m.view(ctx, func(tx Tx) error {
 		var err error
-		hits, err = tx.LexicalSearch(ns, q, limit)
+		hits, err = tx.LexicalSearch(ns, q, f, k)
 		return err
-	}); err != nil {
-		return nil, err
-	}
-	if allow != nil {
-		hits = slices.DeleteFunc(hits, func(s Scored) bool { return !allow[s.ID] })
-	}
-	if len(hits) > k {
-		hits = hits[:k]
-	}
-	return hits, nil
+	})
+	return hits, err
 }
 
 // hybridDepth is how deep each ranking is read before fusion: deeper than
@@ -239,13 +257,15 @@ func (m *Memory) lexicalHits(ctx context.Context, ns, q string, k int, allow map
 // only one.
 func hybridDepth(k int) int { return max(k*3, 50) }
 
-func (m *Memory) hybridHits(ctx context.Context, ns, q string, k int, lexWeight float64, allow map[string]bool) ([]Scored, error) {
+// hybridHits fuses the two rankings of the notes that pass the filter
+// (allow is its IDs, for the vector side), each read to the same depth.
+func (m *Memory) hybridHits(ctx context.Context, ns, q string, k int, lexWeight float64, f Filter, allow map[string]bool) ([]Scored, error) {
 	depth := hybridDepth(k)
 	vec, err := m.vectorHits(ctx, ns, q, depth, allow)
 	if err != nil {
 		return nil, err
 	}
-	lex, err := m.lexicalHits(ctx, ns, q, depth, allow)
+	lex, err := m.lexicalHits(ctx, ns, q, f, depth)
 	if err != nil {
 		return nil, err
 	}

@@ -13,7 +13,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -140,15 +139,4 @@ func (t *tools) toolError(tool, ns string, err error) error {
 	}
 	t.log.Error("mcp: tool failed", "tool", tool, "namespace", ns, "err", err)
 	return fmt.Errorf("%s failed: internal error (details are in the server log)", tool)
-}
-
-// parseTime reads a tool's time argument: RFC 3339 or a plain date, one
-// a note can hold (so not the zero time, which Add would take for now).
-func parseTime(s string) (time.Time, error) {
-	for _, layout := range []string{time.RFC3339Nano, time.DateOnly} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, amem.ValidEventTime(t)
-		}
-	}
-	return time.Time{}, fmt.Errorf("%w: time %q: use RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08)", amem.ErrInvalid, s)
 }

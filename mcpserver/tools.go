@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -129,18 +130,23 @@ type idArg struct {
 }
 
 type addInput struct {
-	Content  string   `json:"content" jsonschema:"the memory: one self-contained fact, event, preference or decision, with names and dates written out"`
-	Time     string   `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08); default now"`
-	Keywords []string `json:"keywords,omitempty" jsonschema:"keywords to keep; amem adds its own"`
-	Tags     []string `json:"tags,omitempty" jsonschema:"tags (broad categories) to keep; amem adds its own"`
-	Wait     bool     `json:"wait,omitempty" jsonschema:"true: return once amem has written keywords, tags, context and links (slower); false (default): return as soon as the memory is stored and searchable"`
+	Content  string            `json:"content" jsonschema:"the memory: one self-contained fact, event, preference or decision, with names and dates written out"`
+	Time     string            `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08); default now"`
+	Keywords []string          `json:"keywords,omitempty" jsonschema:"keywords to keep; amem adds its own"`
+	Tags     []string          `json:"tags,omitempty" jsonschema:"tags (broad categories) to keep; amem adds its own"`
+	Metadata map[string]string `json:"metadata,omitempty" jsonschema:"string pairs kept with the memory as they are, such as its source or speaker; search_memory can filter by them"`
+	Wait     bool              `json:"wait,omitempty" jsonschema:"true: return once amem has written keywords, tags, context and links (slower); false (default): return as soon as the memory is stored and searchable"`
 	nsArg
 }
 
 type searchInput struct {
-	Query string `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
-	K     int    `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
-	Mode  string `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
+	Query    string            `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
+	K        int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
+	Mode     string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
+	Tags     []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
+	From     string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
+	To       string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
+	Metadata map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
 	nsArg
 }
 
@@ -164,6 +170,7 @@ var addTool = &mcp.Tool{
 		"notes and updates those notes' context and tags (memory evolution). Set time when the memory is about an " +
 		"earlier moment. The call returns as soon as the note is stored and searchable, with enrichment \"pending\" " +
 		"while amem works in the background; set wait to get the finished note with its links.",
+	InputSchema: inputSchema[addInput](),
 	// Not destructive: evolution rewrites neighbours' context and tags, but
 	// as new versions that memory_history shows and amem restore undoes.
 	Annotations: &mcp.ToolAnnotations{Title: "Add a memory", DestructiveHint: new(false), OpenWorldHint: new(false)},
@@ -177,19 +184,34 @@ func searchTool() *mcp.Tool {
 		Description: "Recall memories by meaning and by words. Returns the k best matching notes (kind \"direct\", best " +
 			"first) followed by notes linked to them (kind \"linked\"): related memories the query did not match, such " +
 			"as the earlier or later part of a story. Each result has the note's content, time, keywords, tags and " +
-			"context. Search before answering anything that may depend on earlier conversations, facts or preferences.",
+			"context. Search before answering anything that may depend on earlier conversations, facts or preferences. " +
+			"tags, from, to and metadata narrow the search to the notes that pass all of them (at most " +
+			strconv.Itoa(amem.MaxFilterTerms) + " tags and metadata pairs together).",
 		InputSchema: searchSchema(),
 		Annotations: &mcp.ToolAnnotations{Title: "Search memories", ReadOnlyHint: true, OpenWorldHint: new(false)},
 	}
 }
 
+// inputSchema is the schema generated for In without the "null" it allows
+// lists and pointers: some clients refuse a list of types, and leaving a
+// field out already says "not given".
+func inputSchema[In any]() *jsonschema.Schema {
+	s, err := jsonschema.For[In](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool input schema of %T: %v", *new(In), err)) // a bug in In, found by any test
+	}
+	for _, p := range s.Properties {
+		if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
+			p.Type, p.Types = p.Types[1-i], nil
+		}
+	}
+	return s
+}
+
 // searchSchema is the generated schema with the bounds and choices the
 // struct tags cannot express, so that a model sees them before calling.
 func searchSchema() *jsonschema.Schema {
-	s, err := jsonschema.For[searchInput](nil)
-	if err != nil {
-		panic(fmt.Sprintf("search_memory input schema: %v", err)) // a bug in searchInput, found by any test
-	}
+	s := inputSchema[searchInput]()
 	k := s.Properties["k"]
 	k.Minimum, k.Maximum = new(1.0), new(float64(amem.MaxK))
 	k.Default = json.RawMessage(strconv.Itoa(defaultK))
@@ -211,6 +233,7 @@ var updateTool = &mcp.Tool{
 	Description: "Correct or change a note by ID. Give only the fields to change; keywords and tags replace the old " +
 		"lists. New content makes amem rewrite the note's keywords and context and choose its links again. Every change " +
 		"is kept as a new version (see memory_history): give a reason.",
+	InputSchema: inputSchema[updateInput](),
 	Annotations: &mcp.ToolAnnotations{Title: "Update a memory", DestructiveHint: new(true), OpenWorldHint: new(false)},
 }
 
@@ -240,10 +263,16 @@ var historyTool = &mcp.Tool{
 // Handlers. ns is the namespace the call resolved to and may reach.
 
 func (t *tools) add(ctx context.Context, ns string, in addInput) (Note, error) {
-	req := amem.AddRequest{Namespace: ns, Content: in.Content, Keywords: in.Keywords, Tags: in.Tags, Wait: in.Wait}
+	req := amem.AddRequest{Namespace: ns, Content: in.Content, Keywords: in.Keywords, Tags: in.Tags,
+		Metadata: in.Metadata, Wait: in.Wait}
 	if in.Time != "" {
-		at, err := parseTime(in.Time)
+		at, err := amem.ParseTime(in.Time)
 		if err != nil {
+			return Note{}, err
+		}
+		// A time given must be one a note can hold: the zero time would
+		// otherwise be taken for "now".
+		if err := amem.ValidEventTime(at); err != nil {
 			return Note{}, err
 		}
 		req.EventTime = at
@@ -256,7 +285,12 @@ func (t *tools) add(ctx context.Context, ns string, in addInput) (Note, error) {
 }
 
 func (t *tools) search(ctx context.Context, ns string, in searchInput) (SearchOutput, error) {
-	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode)})
+	f, err := amem.ParseFilter(in.From, in.To, in.Tags, nil)
+	if err != nil {
+		return SearchOutput{}, err
+	}
+	f.Metadata = in.Metadata
+	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f})
 	if err != nil {
 		return SearchOutput{}, err
 	}
@@ -281,7 +315,7 @@ func (t *tools) update(ctx context.Context, ns string, in updateInput) (Note, er
 	}
 	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags, Context: in.Context, Reason: in.Reason}
 	if in.Time != nil {
-		at, err := parseTime(*in.Time)
+		at, err := amem.ParseTime(*in.Time)
 		if err != nil {
 			return Note{}, err
 		}

@@ -3,7 +3,6 @@ package server
 import (
 	"net/http"
 	"strconv"
-	"time"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
@@ -13,7 +12,7 @@ type searchOutput struct {
 	Results []amem.FlatResult `json:"results"`
 }
 
-// search answers GET .../search?q=&k=&mode=&tag=&from=&to=&links=.
+// search answers GET .../search?q=&k=&mode=&links=&tag=&from=&to=&meta=.
 func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	req, msg := searchRequest(r)
 	if msg != "" {
@@ -60,18 +59,10 @@ func searchRequest(r *http.Request) (amem.SearchRequest, string) {
 			req.LinksPerHit = -1
 		}
 	}
-	req.Filter.Tags = q["tag"]
-	for _, b := range []struct {
-		name string
-		t    *time.Time
-	}{{"from", &req.Filter.From}, {"to", &req.Filter.To}} {
-		if v := q.Get(b.name); v != "" {
-			t, err := time.Parse(time.RFC3339, v)
-			if err != nil {
-				return req, b.name + "=" + strconv.Quote(v) + " must be an RFC 3339 time such as 2023-05-08T13:56:00Z"
-			}
-			*b.t = t
-		}
+	f, err := amem.ParseFilter(q.Get("from"), q.Get("to"), q["tag"], q["meta"])
+	if err != nil {
+		return req, err.Error()
 	}
+	req.Filter = f
 	return req, ""
 }

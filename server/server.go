@@ -10,8 +10,12 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
+	"maps"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -153,10 +157,48 @@ type route struct {
 	method, path string
 	// public routes need no key.
 	public bool
-	h      func(w http.ResponseWriter, r *http.Request, p auth.Principal)
+	// query names the query parameters the route takes once, repeated
+	// those it takes any number of times. Any other is refused, so that a
+	// misspelt filter can't widen a search without a word.
+	query, repeated []string
+	h               func(w http.ResponseWriter, r *http.Request, p auth.Principal)
 }
 
 func (r route) pattern() string { return r.method + " " + r.path }
+
+// refuseQuery answers 400 and returns true if the request's query string
+// is not one the route takes.
+func (r route) refuseQuery(w http.ResponseWriter, req *http.Request) bool {
+	if msg := r.queryProblem(req); msg != "" {
+		problem(w, req, http.StatusBadRequest, "%s", msg)
+		return true
+	}
+	return false
+}
+
+// queryProblem says what is wrong with the request's query string for
+// this route, or "".
+func (r route) queryProblem(req *http.Request) string {
+	q, err := url.ParseQuery(req.URL.RawQuery)
+	if err != nil {
+		return fmt.Sprintf("the query string is malformed: %v", err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(q)) {
+		switch {
+		case slices.Contains(r.repeated, name):
+		case slices.Contains(r.query, name):
+			if n := len(q[name]); n > 1 {
+				return fmt.Sprintf("query parameter %q is given %d times; give it once", name, n)
+			}
+		case len(r.query)+len(r.repeated) == 0:
+			return fmt.Sprintf("unknown query parameter %q: %s takes none", name, r.pattern())
+		default:
+			return fmt.Sprintf("unknown query parameter %q: %s takes %s", name, r.pattern(),
+				strings.Join(append(slices.Clone(r.query), r.repeated...), ", "))
+		}
+	}
+	return ""
+}
 
 func (s *Server) routes() []route {
 	const ns = "/v1/namespaces/{ns}"
@@ -167,9 +209,9 @@ func (s *Server) routes() []route {
 		{method: "GET", path: "/openapi.json", public: true, h: serveOpenAPI},
 		{method: "GET", path: "/v1/namespaces", h: s.listNamespaces},
 		{method: "GET", path: ns + "/stats", h: s.stats},
-		{method: "POST", path: ns + "/notes", h: s.createNote},
-		{method: "POST", path: ns + "/notes/batch", h: s.createNotes},
-		{method: "GET", path: ns + "/notes", h: s.listNotes},
+		{method: "POST", path: ns + "/notes", query: []string{"wait"}, h: s.createNote},
+		{method: "POST", path: ns + "/notes/batch", query: []string{"wait"}, h: s.createNotes},
+		{method: "GET", path: ns + "/notes", query: []string{"after", "limit", "state"}, h: s.listNotes},
 		{method: "GET", path: ns + "/notes/{id}", h: s.getNote},
 		{method: "PATCH", path: ns + "/notes/{id}", h: s.updateNote},
 		{method: "DELETE", path: ns + "/notes/{id}", h: s.deleteNote},
@@ -178,7 +220,8 @@ func (s *Server) routes() []route {
 		{method: "GET", path: ns + "/notes/{id}/usage", h: s.noteUsage},
 		{method: "POST", path: ns + "/notes/{id}/restore", h: s.restoreNote},
 		{method: "POST", path: ns + "/notes/{id}/enrich", h: s.enrichNote},
-		{method: "GET", path: ns + "/search", h: s.search},
+		{method: "GET", path: ns + "/search", query: []string{"q", "k", "mode", "links", "from", "to"},
+			repeated: []string{"tag", "meta"}, h: s.search},
 	}
 }
 
@@ -204,6 +247,9 @@ func (s *Server) instrument(rt route) http.Handler {
 // ID of the key used, for the log.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string {
 	if rt.public {
+		if rt.refuseQuery(w, r) {
+			return ""
+		}
 		rt.h(w, r, auth.Principal{})
 		return ""
 	}
@@ -226,6 +272,9 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 			problem(w, r, http.StatusForbidden, "this API key may not access namespace %q", ns)
 			return p.KeyID
 		}
+	}
+	if rt.refuseQuery(w, r) {
+		return p.KeyID
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
 	defer cancel()

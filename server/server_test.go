@@ -35,14 +35,25 @@ type env struct {
 
 func newEnv(t testing.TB, opts Options) *env {
 	t.Helper()
+	return newEnvCurator(t, opts, func(emb amem.Embedder) amem.Curator { return offline.New(emb, nil) })
+}
+
+// newEnvCurator is newEnv with the curator cur returns, none if nil: a
+// test whose notes must keep the tags it gave them has none.
+func newEnvCurator(t testing.TB, opts Options, cur func(amem.Embedder) amem.Curator) *env {
+	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	emb := lexical.New(nil)
+	var curator amem.Curator
+	if cur != nil {
+		curator = cur(emb)
+	}
 	var api *Server // set before anything is enriched
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), Async: true,
+	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: curator, Async: true,
 		OnEnrich: func(n amem.Note, err error) { api.EnrichResult(n, err) }})
 	if err != nil {
 		t.Fatal(err)

@@ -157,7 +157,34 @@ func BenchmarkLexicalSearch(b *testing.B) {
 			for range b.N {
 				q := benchWords[r.IntN(len(benchWords))] + " " + benchWords[r.IntN(len(benchWords))] + " zebra"
 				if err := s.View(ctx, func(tx amem.Tx) error {
-					_, err := tx.LexicalSearch("bench", q, 10)
+					_, err := tx.LexicalSearch("bench", q, amem.Filter{}, 10)
+					return err
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLexicalSearchFiltered runs the query of BenchmarkLexicalSearch
+// over 10k notes with a filter: one tag (about 4% of the notes pass) or
+// one metadata pair (all of them pass).
+func BenchmarkLexicalSearchFiltered(b *testing.B) {
+	s := mustOpen(b, tempPath(b), nil)
+	fill(b, s, 10000)
+	for name, f := range map[string]amem.Filter{
+		"tag":      {Tags: []string{benchWords[7]}},
+		"metadata": {Metadata: map[string]string{"m": "v"}},
+	} {
+		b.Run(name, func(b *testing.B) {
+			ctx := context.Background()
+			r := rand.New(rand.NewPCG(5, 6))
+			b.ReportAllocs()
+			for b.Loop() {
+				q := benchWords[r.IntN(len(benchWords))] + " " + benchWords[r.IntN(len(benchWords))] + " zebra"
+				if err := s.View(ctx, func(tx amem.Tx) error {
+					_, err := tx.LexicalSearch("bench", q, f, 10)
 					return err
 				}); err != nil {
 					b.Fatal(err)

@@ -138,7 +138,7 @@ func decodeMetadata(s string) (map[string]string, error) {
 	return m, nil
 }
 
-// tagKeys returns the tags as MatchIDs compares them: lowercased (Unicode,
+// tagKeys returns the tags as filters compare them: lowercased (Unicode,
 // strings.ToLower), without duplicates, in the order given.
 func tagKeys(tags []string) []string {
 	out := make([]string, 0, len(tags))

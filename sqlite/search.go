@@ -8,62 +8,66 @@ import (
 	"github.com/amem-dev/amem"
 )
 
-// Fragments of MatchIDs' query, joined by the filters in use.
-const (
-	matchNotes    = `SELECT id FROM notes WHERE ns = ?`
-	matchTimed    = ` AND event_time IS NOT NULL`
-	matchFrom     = ` AND event_time >= ?`
-	matchTo       = ` AND event_time < ?`
-	matchTag      = ` AND EXISTS (SELECT 1 FROM json_each(notes.tag_keys) WHERE value = ?)`
-	matchMetadata = ` AND EXISTS (SELECT 1 FROM json_each(notes.metadata) WHERE key = ? AND value = ?)`
-	matchOrder    = ` ORDER BY id`
-)
-
-// MatchIDs returns, in ID order, the IDs of the notes of ns that pass f:
+// filterSQL returns the conditions, each led by " AND ", that pass the
+// notes (table alias n) that pass f, with their arguments; MatchIDs and
+// LexicalSearch both filter with it, so they agree on what passes. none is
+// true when no note can pass. Its semantics, which amem.Filter documents:
 //
 //   - From <= EventTime < To, where a zero bound is no bound; a note with a
 //     zero EventTime passes no bounded range. Bounds beyond what a time
 //     column holds (years 1678-2261) are clamped.
 //   - every tag of f.Tags is among the note's tags, compared after
-//     strings.ToLower, so "Work" matches "work";
+//     strings.ToLower (tag_keys), so "Work" matches "work";
 //   - every pair of f.Metadata is in the note's metadata, compared exactly.
-func (t *tx) MatchIDs(ns string, f amem.Filter) ([]string, error) {
+//
+// Tags and pairs go in as one JSON argument each and are counted, so the
+// conditions are as deep whatever their number: one EXISTS per term nested
+// past SQLite's expression depth limit (1000) at a few hundred tags.
+func filterSQL(f amem.Filter) (cond string, args []any, none bool) {
 	var q strings.Builder
-	q.WriteString(matchNotes)
-	args := []any{ns}
 	if !f.From.IsZero() || !f.To.IsZero() {
-		q.WriteString(matchTimed)
+		q.WriteString(` AND n.event_time IS NOT NULL`)
 	}
 	if !f.From.IsZero() && f.From.After(minTime) {
 		if f.From.After(maxTime) {
-			return []string{}, nil
+			return "", nil, true
 		}
-		q.WriteString(matchFrom)
+		q.WriteString(` AND n.event_time >= ?`)
 		args = append(args, f.From.UnixNano())
 	}
 	if !f.To.IsZero() && !f.To.After(maxTime) {
 		if !f.To.After(minTime) {
-			return []string{}, nil
+			return "", nil, true
 		}
-		q.WriteString(matchTo)
+		q.WriteString(` AND n.event_time < ?`)
 		args = append(args, f.To.UnixNano())
 	}
-	for _, tag := range tagKeys(f.Tags) {
-		q.WriteString(matchTag)
-		args = append(args, tag)
+	if keys := tagKeys(f.Tags); len(keys) > 0 {
+		q.WriteString(` AND (SELECT count(*) FROM json_each(n.tag_keys)
+	WHERE value IN (SELECT value FROM json_each(?))) = ?`)
+		args = append(args, encodeStrings(keys), len(keys))
 	}
-	for k, v := range f.Metadata {
-		q.WriteString(matchMetadata)
-		args = append(args, k, v)
+	if len(f.Metadata) > 0 {
+		q.WriteString(` AND (SELECT count(*) FROM json_each(n.metadata) AS m, json_each(?) AS w
+	WHERE m.key = w.key AND m.value = w.value) = ?`)
+		args = append(args, encodeMetadata(f.Metadata), len(f.Metadata))
 	}
-	q.WriteString(matchOrder)
+	return q.String(), args, false
+}
 
-	rows, err := t.query(q.String(), args...)
+// MatchIDs returns, in ID order, the IDs of the notes of ns that pass f
+// (see filterSQL).
+func (t *tx) MatchIDs(ns string, f amem.Filter) ([]string, error) {
+	ids := []string{}
+	cond, args, none := filterSQL(f)
+	if none {
+		return ids, nil
+	}
+	rows, err := t.query(`SELECT n.id FROM notes n WHERE n.ns = ?`+cond+` ORDER BY n.id`, append([]any{ns}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
 	defer rows.Close()
-	ids := []string{}
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
@@ -77,29 +81,39 @@ func (t *tx) MatchIDs(ns string, f amem.Filter) ([]string, error) {
 	return ids, nil
 }
 
-// lexicalSearch ranks the matches of an FTS5 query within one namespace.
-// bm25() is lower-better; its statistics (document frequencies, average
-// length) are those of the whole index, every namespace together.
-const lexicalSearch = `SELECT n.id, bm25(notes_fts) AS score FROM notes_fts
+// The lexical search query: lexicalHead, the filter's conditions, then
+// lexicalTail. bm25() is lower-better; its statistics (document
+// frequencies, average length) are those of the whole index, every
+// namespace together, so a filter changes which notes rank, never their
+// order.
+const (
+	lexicalHead = `SELECT n.id, bm25(notes_fts) AS score FROM notes_fts
 JOIN notes n ON n.seq = notes_fts.rowid
-WHERE notes_fts MATCH ? AND n.ns = ?
+WHERE notes_fts MATCH ? AND n.ns = ?`
+	lexicalTail = `
 ORDER BY score, n.id LIMIT ?`
+	// lexicalSearch, unfiltered, is the statement prepared at Open.
+	lexicalSearch = lexicalHead + lexicalTail
+)
 
-// LexicalSearch returns up to limit notes of ns that share a word with
-// query (after Porter stemming, case and diacritic folding), best first,
-// scored by -BM25 so that higher is better. Any text is a valid query: it
-// is reduced to its words (see ftsQuery), and one without words matches
-// nothing. A limit below 1 is amem.ErrInvalid.
-func (t *tx) LexicalSearch(ns, query string, limit int) ([]amem.Scored, error) {
+// LexicalSearch returns up to limit notes of ns that pass f and share a
+// word with query (after Porter stemming, case and diacritic folding),
+// best first, scored by -BM25 so that higher is better. The filter is part
+// of the ranking query, so the limit counts only notes that pass it. Any
+// text is a valid query: it is reduced to its words (see ftsQuery), and
+// one without words matches nothing. A limit below 1 is amem.ErrInvalid.
+func (t *tx) LexicalSearch(ns, query string, f amem.Filter, limit int) ([]amem.Scored, error) {
 	if limit < 1 {
 		return nil, fmt.Errorf("lexical search: %w: limit %d", amem.ErrInvalid, limit)
 	}
 	out := []amem.Scored{}
 	match := ftsQuery(query)
-	if match == "" {
+	cond, fargs, none := filterSQL(f)
+	if match == "" || none {
 		return out, nil
 	}
-	rows, err := t.query(lexicalSearch, match, ns, limit)
+	args := append(append([]any{match, ns}, fargs...), limit)
+	rows, err := t.query(lexicalHead+cond+lexicalTail, args...)
 	if err != nil {
 		return nil, fmt.Errorf("lexical search: %w", err)
 	}

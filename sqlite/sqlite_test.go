@@ -132,7 +132,7 @@ func TestReopen(t *testing.T) {
 		if len(u) != 1 || u[0].PromptTokens != 9 {
 			t.Errorf("usage after reopen = %+v", u)
 		}
-		hits, err := tx.LexicalSearch("ns", "second", 10)
+		hits, err := tx.LexicalSearch("ns", "second", amem.Filter{}, 10)
 		if err != nil {
 			return err
 		}
@@ -256,7 +256,7 @@ func TestInvalidInput(t *testing.T) {
 			return tx.PutLink("ns", amem.Link{Source: a.ID, Target: b.ID, Strength: math.NaN()})
 		}},
 		{"negative list limit", func(tx amem.Tx) error { _, err := tx.ListNotes("ns", amem.ListQuery{Limit: -1}); return err }},
-		{"zero search limit", func(tx amem.Tx) error { _, err := tx.LexicalSearch("ns", "a", 0); return err }},
+		{"zero search limit", func(tx amem.Tx) error { _, err := tx.LexicalSearch("ns", "a", amem.Filter{}, 0); return err }},
 		{"empty namespace name", func(tx amem.Tx) error { return tx.PutNamespace(amem.NamespaceInfo{}) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,7 +310,7 @@ func TestLexicalFolding(t *testing.T) {
 		"CAFE": id[0], "zurich": id[0], "Cafe\u0301": id[0], "runs": id[0], "東京": id[1],
 	} {
 		_ = s.View(ctx, func(tx amem.Tx) error {
-			hits, err := tx.LexicalSearch("ns", q, 5)
+			hits, err := tx.LexicalSearch("ns", q, amem.Filter{}, 5)
 			if err != nil || len(hits) != 1 || hits[0].ID != want {
 				t.Errorf("search %q = %+v, %v; want %s", q, hits, err, want)
 			}
@@ -357,7 +357,7 @@ func TestFTSIntegrity(t *testing.T) {
 	}
 	_ = s.View(ctx, func(tx amem.Tx) error {
 		for q, want := range map[string]int{"round": 50, "kw2": 50, "kw1": 0, "w3": 7} {
-			hits, err := tx.LexicalSearch("ns", q, 100)
+			hits, err := tx.LexicalSearch("ns", q, amem.Filter{}, 100)
 			if err != nil || len(hits) != want {
 				t.Errorf("search %q: %d hits, %v; want %d", q, len(hits), err, want)
 			}
@@ -516,7 +516,7 @@ func FuzzLexicalSearch(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, q string) {
 		if err := s.View(ctx, func(tx amem.Tx) error {
-			_, err := tx.LexicalSearch("ns", q, 10)
+			_, err := tx.LexicalSearch("ns", q, amem.Filter{}, 10)
 			return err
 		}); err != nil {
 			t.Fatalf("LexicalSearch(%q): %v", q, err)

@@ -10,10 +10,10 @@ import (
 // Prepared statements. With this driver, preparing a statement was more
 // than half the CPU time of a point read: BenchmarkGetNote took 90-150µs
 // preparing each statement and 50-70µs with these (2-vCPU VM, loaded).
-// Every statement a tx runs, bar
-// MatchIDs' assembled query, is a constant, so Open prepares them on each
-// pool; database/sql then prepares each on every connection of the pool
-// once, at its first use there (Tx.StmtContext), and keeps it.
+// Every statement a tx runs, bar the filtered searches' assembled queries
+// (MatchIDs, LexicalSearch with a filter), is a constant, so Open prepares
+// them on each pool; database/sql then prepares each on every connection
+// of the pool once, at its first use there (Tx.StmtContext), and keeps it.
 //
 // They are prepared at Open, not lazily, because preparing on a *sql.DB
 // needs a free connection, and the write pool's only one is held by the

@@ -272,14 +272,13 @@ func testIsolation(t *testing.T, s amem.Store) {
 			if !slices.Equal(ids, []string{b1.ID}) {
 				t.Errorf("MatchIDs(B, %+v) = %v, want [%s]", f, ids, b1.ID)
 			}
-		}
-
-		hits, err := tx.LexicalSearch(nsB, "gardening tomatoes garden", 10)
-		if err != nil {
-			return err
-		}
-		if got := scoredIDs(hits); !slices.Equal(got, []string{b1.ID}) {
-			t.Errorf("LexicalSearch(B) = %v, want [%s]", got, b1.ID)
+			hits, err := tx.LexicalSearch(nsB, "gardening tomatoes garden", f, 10)
+			if err != nil {
+				return err
+			}
+			if got := scoredIDs(hits); !slices.Equal(got, []string{b1.ID}) {
+				t.Errorf("LexicalSearch(B, %+v) = %v, want [%s]", f, got, b1.ID)
+			}
 		}
 
 		var embedded []string
@@ -484,7 +483,7 @@ func testDeleteNote(t *testing.T, s amem.Store) {
 		if st.Notes != 2 || st.Links != 1 {
 			t.Errorf("Stats after delete = %+v, want 2 notes, 1 link", st)
 		}
-		hits, err := tx.LexicalSearch(ns, "zebras", 10)
+		hits, err := tx.LexicalSearch(ns, "zebras", amem.Filter{}, 10)
 		if err != nil {
 			return err
 		}

@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -73,10 +75,15 @@ func testMatchIDs(t *testing.T, s amem.Store) {
 
 func lexical(t *testing.T, s amem.Store, ns, q string, limit int) []amem.Scored {
 	t.Helper()
+	return lexicalIn(t, s, ns, q, amem.Filter{}, limit)
+}
+
+func lexicalIn(t *testing.T, s amem.Store, ns, q string, f amem.Filter, limit int) []amem.Scored {
+	t.Helper()
 	var hits []amem.Scored
 	view(t, s, func(tx amem.Tx) error {
 		var err error
-		hits, err = tx.LexicalSearch(ns, q, limit)
+		hits, err = tx.LexicalSearch(ns, q, f, limit)
 		return err
 	})
 	return hits
@@ -130,6 +137,118 @@ func testLexicalSearch(t *testing.T, s amem.Store) {
 	}
 }
 
+// testLexicalSearchFilter checks that the filter is part of the ranking,
+// not applied to a window of it: the notes that pass it are found however
+// many better-ranked notes fail it, in the order (and with the scores) the
+// unfiltered ranking gives them.
+func testLexicalSearchFilter(t *testing.T, s amem.Store) {
+	ns := newNS("lexfilter")
+	day := func(i int) time.Time { return base.Add(time.Duration(i) * 24 * time.Hour) }
+	var notes, rare, ranged []amem.Note
+	// 300 notes that say "garden" again and again outrank the 5 tagged
+	// rare that say it once among other words, and the 5 in the range.
+	for i := range 300 {
+		n := newNote(ns, strings.Repeat("garden ", 1+i%7)+"plot")
+		n.Keywords, n.Tags, n.Context = []string{}, []string{"common"}, ""
+		n.EventTime = day(100 + i%50)
+		n.Metadata = map[string]string{"source": "chat", "n": strconv.Itoa(i % 3)}
+		notes = append(notes, n)
+	}
+	for i := range 5 {
+		n := newNote(ns, fmt.Sprintf("a long walk past the river, the mill, the bridge and a garden, day %d", i))
+		n.Keywords, n.Tags, n.Context = []string{}, []string{[]string{"rare", "Rare", "RARE"}[i%3], "walk"}, ""
+		n.EventTime = day(200 + i)
+		n.Metadata = map[string]string{"source": "email"}
+		rare = append(rare, n)
+	}
+	for i := range 5 {
+		n := newNote(ns, fmt.Sprintf("the garden in spring, the path and the gate, entry %d", i))
+		n.Keywords, n.Tags, n.Context = []string{}, []string{"diary"}, ""
+		n.EventTime = day(10 + 2*i) // days 10-18: inside [10, 19)
+		ranged = append(ranged, n)
+	}
+	untimed := newNote(ns, "garden")
+	untimed.EventTime, untimed.Tags = time.Time{}, []string{"rare"}
+	insert(t, s, append(append(append(notes, rare...), ranged...), untimed)...)
+
+	all := lexical(t, s, ns, "garden", 10000)
+	if len(all) != len(notes)+len(rare)+len(ranged)+1 {
+		t.Fatalf("unfiltered search for garden: %d hits, want %d", len(all), len(notes)+len(rare)+len(ranged)+1)
+	}
+	// want is the unfiltered ranking restricted to the notes MatchIDs
+	// passes, cut at limit: what a filtered search must return.
+	want := func(f amem.Filter, limit int) []amem.Scored {
+		var ids []string
+		view(t, s, func(tx amem.Tx) error {
+			var err error
+			ids, err = tx.MatchIDs(ns, f)
+			return err
+		})
+		var out []amem.Scored
+		for _, h := range all {
+			if slices.Contains(ids, h.ID) && len(out) < limit {
+				out = append(out, h)
+			}
+		}
+		return out
+	}
+	ids := func(ns ...amem.Note) []string { return sorted(noteIDs(ns)) }
+
+	for _, tc := range []struct {
+		name string
+		f    amem.Filter
+		want []string // every note that passes, when there are at most 10
+	}{
+		{"rare tag", amem.Filter{Tags: []string{"rare"}}, ids(append(slices.Clone(rare), untimed)...)},
+		{"rare tag, upper case", amem.Filter{Tags: []string{"RARE", "walk"}}, ids(rare...)},
+		{"from and to", amem.Filter{From: day(10), To: day(19)}, ids(ranged...)},
+		{"from and to, a nanosecond later", amem.Filter{From: day(10).Add(1), To: day(18).Add(1)}, ids(ranged[1:]...)},
+		{"to only", amem.Filter{To: day(19)}, ids(ranged...)},
+		{"from only", amem.Filter{From: day(200)}, ids(rare...)},
+		{"metadata", amem.Filter{Metadata: map[string]string{"source": "email"}}, ids(rare...)},
+		{"everything", amem.Filter{From: day(201), To: day(203), Tags: []string{"Rare"}, Metadata: map[string]string{"source": "email"}}, ids(rare[1:3]...)},
+		{"nothing passes", amem.Filter{Tags: []string{"rare", "diary"}}, ids()},
+		{"metadata pairs", amem.Filter{Metadata: map[string]string{"source": "chat", "n": "1"}}, nil},
+		{"tag and range", amem.Filter{Tags: []string{"common"}, From: day(120), To: day(125)}, nil},
+		{"no filter", amem.Filter{}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for _, limit := range []int{1, 3, 10, 1000} {
+				got := lexicalIn(t, s, ns, "garden", tc.f, limit)
+				if w := want(tc.f, limit); !slices.Equal(got, w) {
+					t.Errorf("LexicalSearch(garden, %+v, %d) = %v,\nwant the unfiltered ranking's %v", tc.f, limit, got, w)
+				}
+				if tc.want != nil && limit >= 10 {
+					if got := sorted(scoredIDs(got)); !slices.Equal(got, tc.want) {
+						t.Errorf("LexicalSearch(garden, %+v, %d) = %v, want %v", tc.f, limit, got, tc.want)
+					}
+				}
+			}
+		})
+	}
+
+	// However many terms a filter has, it is no error: a store must not
+	// build an expression that grows with them.
+	many := amem.Filter{Tags: slices.Repeat([]string{"RARE", "rare"}, 500)}
+	if got := sorted(scoredIDs(lexicalIn(t, s, ns, "garden", many, 10))); !slices.Equal(got, ids(append(slices.Clone(rare), untimed)...)) {
+		t.Errorf("1000 copies of the tag rare: %v", got)
+	}
+	many = amem.Filter{Tags: make([]string, 1000), Metadata: map[string]string{}}
+	for i := range many.Tags {
+		many.Tags[i] = fmt.Sprintf("tag%d", i)
+		many.Metadata[fmt.Sprintf("key%d", i)] = "v"
+	}
+	view(t, s, func(tx amem.Tx) error {
+		if got, err := tx.LexicalSearch(ns, "garden", many, 10); err != nil || len(got) != 0 {
+			t.Errorf("a filter of 1000 tags and 1000 pairs: %v, %v; want nothing", got, err)
+		}
+		if got, err := tx.MatchIDs(ns, many); err != nil || len(got) != 0 {
+			t.Errorf("MatchIDs with 1000 tags and 1000 pairs: %v, %v; want nothing", got, err)
+		}
+		return nil
+	})
+}
+
 func testLexicalSearchFields(t *testing.T, s amem.Store) {
 	ns := newNS("lexf")
 	n := newNote(ns, "plain content")
@@ -161,7 +280,7 @@ func testLexicalSearchHostile(t *testing.T, s amem.Store) {
 	insert(t, s, fox)
 	for _, q := range hostileQueries {
 		view(t, s, func(tx amem.Tx) error {
-			hits, err := tx.LexicalSearch(ns, q, 10)
+			hits, err := tx.LexicalSearch(ns, q, amem.Filter{}, 10)
 			if err != nil {
 				t.Errorf("LexicalSearch(%q): %v", q, err)
 			}

@@ -24,7 +24,10 @@
 //     link across namespaces can't be made;
 //   - MatchIDs compares tags case-insensitively, metadata exactly, and
 //     bounds EventTime by From <= t < To;
-//   - LexicalSearch accepts any text without error;
+//   - LexicalSearch accepts any text without error, and filters inside
+//     its ranking: the result is the unfiltered ranking restricted to the
+//     notes MatchIDs passes, cut at the limit; a filter of a thousand
+//     terms is no error;
 //   - a View sees one snapshot: two reads in it agree however many
 //     writes commit meanwhile (Postgres: REPEATABLE READ);
 //   - a method that fails with ErrNotFound (PutLink to a deleted note)
@@ -73,6 +76,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"MatchIDs", testMatchIDs},
 		{"LexicalSearch", testLexicalSearch},
 		{"LexicalSearchFields", testLexicalSearchFields},
+		{"LexicalSearchFilter", testLexicalSearchFilter},
 		{"LexicalSearchHostile", testLexicalSearchHostile},
 		{"LexicalSearchSync", testLexicalSearchSync},
 		{"Embeddings", testEmbeddings},

@@ -28,7 +28,7 @@ func (a *app) addCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			md, err := parsePairs(meta)
+			md, err := parseMeta(meta)
 			if err != nil {
 				return err
 			}
@@ -264,42 +264,39 @@ func exactArgs(n int, what string) cobra.PositionalArgs {
 	}
 }
 
-// parseTime accepts RFC 3339 or a bare date; empty is the zero time.
-func parseTime(s string) (time.Time, error) {
+// parseTime reads s, the value of the time flag name, with amem.ParseTime;
+// empty is the zero time.
+func parseTime(name, s string) (time.Time, error) {
 	if s == "" {
 		return time.Time{}, nil
 	}
-	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
+	t, err := amem.ParseTime(s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("%s: %w", name, err)
 	}
-	return time.Time{}, usagef("time %q: use RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08)", s)
+	return t, nil
 }
 
 // eventTime reads add's --time: none means now, and a time given must be
 // one a note can hold; 0001-01-01 is refused, not taken for now.
 func eventTime(s string) (time.Time, error) {
-	t, err := parseTime(s)
+	t, err := parseTime("--time", s)
 	if err != nil || s == "" {
 		return t, err
 	}
-	return t, amem.ValidEventTime(t)
+	if err := amem.ValidEventTime(t); err != nil {
+		return time.Time{}, fmt.Errorf("--time: %w", err)
+	}
+	return t, nil
 }
 
-func parsePairs(pairs []string) (map[string]string, error) {
-	if len(pairs) == 0 {
-		return nil, nil
+// parseMeta reads --meta flags (amem.ParseMetadata).
+func parseMeta(pairs []string) (map[string]string, error) {
+	md, err := amem.ParseMetadata(pairs)
+	if err != nil {
+		return nil, fmt.Errorf("--meta: %w", err)
 	}
-	out := make(map[string]string, len(pairs))
-	for _, p := range pairs {
-		k, v, ok := strings.Cut(p, "=")
-		if !ok || k == "" {
-			return nil, usagef("metadata %q: use KEY=VALUE", p)
-		}
-		out[k] = v
-	}
-	return out, nil
+	return md, nil
 }
 
 func sortedPairs(m map[string]string) iter.Seq2[string, string] {

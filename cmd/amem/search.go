@@ -19,22 +19,14 @@ func (a *app) searchCmd() *cobra.Command {
   amem search --k 5 --tag family --from 2023-05-01 --to 2023-06-01 --json "adoption"`,
 		Args: exactArgs(1, "a query, quoted"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := parseTime(from)
-			if err != nil {
-				return err
-			}
-			t, err := parseTime(to)
-			if err != nil {
-				return err
-			}
-			md, err := parsePairs(meta)
+			f, err := amem.ParseFilter(from, to, tags, meta)
 			if err != nil {
 				return err
 			}
 			return a.withMemory(func(mem *amem.Memory) error {
 				res, err := mem.Search(a.ctx, amem.SearchRequest{
 					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
-					Filter:      amem.Filter{From: f, To: t, Tags: tags, Metadata: md},
+					Filter:      f,
 					LinksPerHit: perHit, LinkBudget: budget, LinkOrder: amem.LinkOrder(order),
 				})
 				if err != nil {
@@ -68,10 +60,10 @@ func (a *app) searchCmd() *cobra.Command {
 	fl := c.Flags()
 	fl.IntVarP(&k, "k", "k", 10, "number of direct hits")
 	fl.StringVar(&mode, "mode", "hybrid", "ranking: hybrid, vector or lexical")
-	fl.StringVar(&from, "from", "", "only notes whose event time is at or after this (RFC 3339 or date)")
-	fl.StringVar(&to, "to", "", "only notes whose event time is before this")
-	fl.StringSliceVar(&tags, "tag", nil, "only notes with this tag (repeatable: all must match)")
-	fl.StringArrayVar(&meta, "meta", nil, "only notes with metadata KEY=VALUE (repeatable)")
+	fl.StringVar(&from, "from", "", "only notes whose event time is at or after this (RFC 3339, or a date: midnight UTC)")
+	fl.StringVar(&to, "to", "", "only notes whose event time is before this (RFC 3339, or a date: midnight UTC)")
+	fl.StringSliceVar(&tags, "tag", nil, "only notes with this tag, in any case (repeatable: all must match)")
+	fl.StringArrayVar(&meta, "meta", nil, "only notes with metadata KEY=VALUE, exactly (repeatable: all must match)")
 	fl.IntVar(&perHit, "links-per-hit", 0, "linked notes per direct hit (default 3; -1 for none)")
 	fl.IntVar(&budget, "link-budget", 0, "linked notes in all (default k; -1 for none)")
 	fl.StringVar(&order, "link-order", "", "where linked notes go: after (default: after all direct hits) or interleaved (after the hit that brought them)")

@@ -172,6 +172,14 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession) {
 		if len(tool.Description) < 100 || props["namespace"] == nil {
 			t.Errorf("tool %s: a short description or no namespace argument: %q, schema %v", tool.Name, tool.Description, schema)
 		}
+		for name, p := range props {
+			// One type each: some clients refuse ["null", "array"].
+			if p, _ := p.(map[string]any); p != nil {
+				if _, many := p["type"].([]any); many {
+					t.Errorf("tool %s: argument %s has the types %v; want one", tool.Name, name, p["type"])
+				}
+			}
+		}
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(Tools))) {
 		t.Fatalf("tools/list: %v, want %v", names, Tools)
@@ -239,6 +247,10 @@ func checkBadInput(t *testing.T, cs *mcp.ClientSession, in func(Args) Args) {
 		{"add_memory", in(Args{}), "content"},
 		{"search_memory", in(Args{"query": "x", "mode": "fuzzy"}), "mode"},
 		{"search_memory", in(Args{"query": "x", "k": 0}), "k"},
+		{"search_memory", in(Args{"query": "x", "from": "yesterday"}), `from: invalid input: time "yesterday"`},
+		{"search_memory", in(Args{"query": "x", "from": "2024-05-02", "to": "2024-05-01"}), "time range is empty"},
+		{"search_memory", in(Args{"query": "x", "tags": strings.Fields(strings.Repeat("t ", amem.MaxFilterTerms+1))}), "tags and metadata pairs; the limit is"},
+		{"search_memory", in(Args{"query": "x", "tags": []string{" "}}), "filter tags: empty entry"},
 		{"get_memory", in(Args{"id": "nope"}), "not a note ID"},
 		{"update_memory", in(Args{"id": "01ARZ3NDEKTSV4RRFFQ69G5FAV"}), "nothing to change"},
 		{"add_memory", in(Args{"content": "x", "time": "0001-01-01T00:00:00Z"}), "zero time"},
