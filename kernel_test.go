@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -280,6 +281,96 @@ func TestTwoMemoriesEnrichEachNoteOnce(t *testing.T) {
 	for id, c := range built {
 		if c != 1 {
 			t.Errorf("note %s constructed %d times", id, c)
+		}
+	}
+}
+
+// twoOnOneStore opens two Memories over one SQLite store, as two
+// processes would share a database.
+func twoOnOneStore(t *testing.T, o amem.Options) (a, b *amem.Memory) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "shared.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Embedder == nil {
+		o.Embedder = lexical.New(nil)
+	}
+	o.Logger = quiet
+	var mems [2]*amem.Memory
+	for i := range mems {
+		if mems[i], err = amem.Open(ctx, st, &o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() { mems[0].Close() })
+	return mems[0], mems[1]
+}
+
+func vectorIDs(t *testing.T, mem *amem.Memory, ns, q string) []string {
+	t.Helper()
+	res, err := mem.Search(context.Background(), amem.SearchRequest{Namespace: ns, Query: q, Mode: amem.SearchVector, K: 50, LinksPerHit: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range res {
+		ids = append(ids, r.Note.ID)
+	}
+	return ids
+}
+
+// One Memory's writes and deletes reach the other's vector index at its
+// next search, also after the feed's tombstones were compacted past it.
+func TestIndexFollowsOtherWriters(t *testing.T) {
+	a, b := twoOnOneStore(t, amem.Options{})
+	ctx := context.Background()
+	first := mustAdd(t, a, "ns", "apples and pears")
+	if ids := vectorIDs(t, b, "ns", "apples"); !slices.Contains(ids, first.ID) {
+		t.Fatalf("b missed a's note: %v", ids)
+	}
+	second := mustAdd(t, a, "ns", "apples in the orchard")
+	if ids := vectorIDs(t, b, "ns", "apples"); !slices.Contains(ids, second.ID) {
+		t.Fatalf("b missed a's second note once its index was loaded: %v", ids)
+	}
+	if err := a.Delete(ctx, "ns", first.ID); err != nil {
+		t.Fatal(err)
+	}
+	if ids := vectorIDs(t, b, "ns", "apples"); slices.Contains(ids, first.ID) {
+		t.Fatalf("b still finds the note a deleted: %v", ids)
+	}
+
+	// b falls behind: a deletes, and the tombstone is compacted away
+	// before b searches again. b must notice it is behind the horizon and
+	// reload rather than keep the deleted note.
+	if err := a.Delete(ctx, "ns", second.ID); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := a.CompactFeeds(ctx, time.Now().Add(time.Minute)); err != nil || n != 2 {
+		t.Fatalf("CompactFeeds: %d, %v", n, err)
+	}
+	third := mustAdd(t, a, "ns", "apples again")
+	ids := vectorIDs(t, b, "ns", "apples")
+	if slices.Contains(ids, second.ID) || !slices.Contains(ids, third.ID) {
+		t.Fatalf("after compaction b finds %v, want %s and not %s", ids, third.ID, second.ID)
+	}
+}
+
+// Past the index budget, namespaces used least recently are dropped and
+// reloaded when used again, with the same answers.
+func TestIndexBudgetEvictsColdNamespaces(t *testing.T) {
+	mem := openOpts(t, filepath.Join(t.TempDir(), "e.db"), amem.Options{Embedder: lexical.New(nil), Logger: quiet, IndexBudget: 1})
+	defer mem.Close()
+	want := map[string]string{}
+	for _, ns := range []string{"one", "two", "three"} {
+		want[ns] = mustAdd(t, mem, ns, "the "+ns+" namespace's note").ID
+	}
+	for range 3 {
+		for _, ns := range []string{"one", "two", "three"} {
+			if ids := vectorIDs(t, mem, ns, "namespace"); len(ids) != 1 || ids[0] != want[ns] {
+				t.Fatalf("%s: %v, want [%s]", ns, ids, want[ns])
+			}
 		}
 	}
 }
