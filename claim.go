@@ -51,6 +51,7 @@ func (m *Memory) claim(ctx context.Context, ns, id string) (*claim, error) {
 			return m.hold(ref, owner), nil
 		}
 		if !errors.Is(err, ErrBusy) {
+			m.signalRelease(ref) // drops the channel; a waiter woken in vain tries again
 			return nil, err
 		}
 		t := time.NewTimer(claimPoll)
@@ -59,6 +60,7 @@ func (m *Memory) claim(ctx context.Context, ns, id string) (*claim, error) {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+			m.signalRelease(ref)
 			return nil, ctx.Err()
 		}
 		t.Stop()

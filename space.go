@@ -115,6 +115,23 @@ func (ss *spaces) evict(keep *space) {
 	}
 }
 
+// forgetIfNever drops a space whose namespace was never written, so that
+// searches of made-up namespace names don't fill the map; the caller may
+// still use it (it is empty and current).
+func (ss *spaces) forgetIfNever(s *space) {
+	s.mu.RLock()
+	never := s.seq == 0 && s.idx != nil && s.idx.Len() == 0
+	s.mu.RUnlock()
+	if !never {
+		return
+	}
+	ss.mu.Lock()
+	if ss.m[s.ns] == s {
+		delete(ss.m, s.ns)
+	}
+	ss.mu.Unlock()
+}
+
 // bytes is the memory the space's vectors hold.
 func (s *space) bytes() int64 {
 	s.mu.RLock()
@@ -142,6 +159,7 @@ func (m *Memory) fresh(ctx context.Context, ns string) (*space, error) {
 	if err := m.catchUp(ctx, s); err != nil {
 		return nil, err
 	}
+	m.spaces.forgetIfNever(s)
 	return s, nil
 }
 
