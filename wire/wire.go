@@ -30,6 +30,15 @@ func List[T, U any](s []T, f func(T) U) []U {
 	return out
 }
 
+// Items is List for the list an answer is made of: empty rather than
+// null when there is nothing, so that clients can always iterate.
+func Items[T, U any](s []T, f func(T) U) []U {
+	if out := List(s, f); out != nil {
+		return out
+	}
+	return []U{}
+}
+
 // Note is a whole note, without its embedding: a vector is large, and
 // meaningful only to the embedder that made it.
 type Note struct {
