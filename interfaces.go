@@ -257,10 +257,10 @@ type NoteRef struct {
 // NamespaceInfo is what a store keeps about a namespace: the embedder its
 // vectors came from, so that models are never mixed.
 type NamespaceInfo struct {
-	Name       string    `json:"name"`
-	Embedder   string    `json:"embedder"`
-	Dimensions int       `json:"dimensions"`
-	CreatedAt  time.Time `json:"created_at"`
+	Name       string
+	Embedder   string
+	Dimensions int
+	CreatedAt  time.Time
 }
 
 // ListQuery pages through notes in ID order: notes with ID > After, at most
@@ -311,14 +311,14 @@ type UsageRecord struct {
 
 // UsageTotal sums a namespace's usage for one operation.
 type UsageTotal struct {
-	Operation string `json:"operation"`
-	Calls     int    `json:"calls"`
+	Operation string
+	Calls     int
 	Usage
 }
 
 // NamespaceStats counts a namespace's contents.
 type NamespaceStats struct {
-	Notes   int                 `json:"notes"`
-	ByState map[EnrichState]int `json:"by_state"`
-	Links   int                 `json:"links"`
+	Notes   int
+	ByState map[EnrichState]int
+	Links   int
 }

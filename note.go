@@ -7,6 +7,8 @@ import (
 
 // Note is one memory: the A-Mem note m = {content, time, keywords, tags,
 // context, embedding, links} plus what a durable, multi-tenant store needs.
+// Its JSON is the export format's (Record), which must stay lossless;
+// clients see a note as package wire's Note.
 type Note struct {
 	// ID is unique across all namespaces and sorts by creation time
 	// (a 26-character ULID). It is never a list position.
@@ -106,7 +108,8 @@ func (n Note) Clone() Note {
 }
 
 // Version is one entry of a note's history: the note's state after the
-// change, what changed, who changed it and why.
+// change, what changed, who changed it and why. Its JSON is the export
+// format's; clients see package wire's Version.
 type Version struct {
 	NoteID    string        `json:"note_id"`
 	Namespace string        `json:"namespace"`

@@ -70,8 +70,8 @@ func (m *Memory) Namespaces(ctx context.Context) ([]NamespaceInfo, error) {
 
 // Neighbor is a linked note seen from one end of the link.
 type Neighbor struct {
-	Link Link `json:"link"`
-	Note Note `json:"note"`
+	Link Link
+	Note Note
 }
 
 // Links returns the notes linked to id, in both directions, strongest
@@ -158,14 +158,13 @@ func (m *Memory) NoteUsage(ctx context.Context, ns, id string) ([]UsageTotal, er
 
 // Stats describes a namespace: counts and token usage.
 type Stats struct {
-	Namespace string `json:"namespace"`
+	Namespace string
 	NamespaceStats
-	Embedder   string `json:"embedder"`
-	Dimensions int    `json:"dimensions"`
-	// Usage is per operation; PromptTokens and CompletionTokens (from the
-	// embedded Usage) are the namespace's totals.
-	Usage  []UsageTotal `json:"usage"`
-	Tokens Usage        `json:"tokens"`
+	Embedder   string
+	Dimensions int
+	// Usage is per operation; Tokens is the namespace's total.
+	Usage  []UsageTotal
+	Tokens Usage
 }
 
 // Stats returns counts and token usage per namespace; an empty ns means

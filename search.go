@@ -7,7 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/amem-dev/amem/index"
 )
@@ -53,38 +52,14 @@ const (
 	Linked ResultKind = "linked" // linked to a direct hit
 )
 
-// Result is one note of the context list.
+// Result is one note of the context list. Clients get it as package
+// wire's Result.
 type Result struct {
-	Note  Note       `json:"note"`
-	Score float64    `json:"score"`
-	Kind  ResultKind `json:"kind"`
+	Note  Note
+	Score float64
+	Kind  ResultKind
 	// Via is the direct hit a linked note came through.
-	Via string `json:"via,omitempty"`
-}
-
-// FlatResult is a Result as JSON clients get it (`amem search --json`, the
-// HTTP API): the note's fields beside the score, without its embedding and
-// links.
-type FlatResult struct {
-	ID        string            `json:"id"`
-	Content   string            `json:"content"`
-	Score     float64           `json:"score"`
-	Kind      ResultKind        `json:"kind"`
-	Via       string            `json:"via,omitempty"`
-	Namespace string            `json:"namespace"`
-	EventTime time.Time         `json:"event_time"`
-	Keywords  []string          `json:"keywords"`
-	Tags      []string          `json:"tags"`
-	Context   string            `json:"context"`
-	Metadata  map[string]string `json:"metadata,omitempty"`
-}
-
-// Flat returns the result as a FlatResult.
-func (r Result) Flat() FlatResult {
-	n := r.Note
-	return FlatResult{ID: n.ID, Content: n.Content, Score: r.Score, Kind: r.Kind, Via: r.Via,
-		Namespace: n.Namespace, EventTime: n.EventTime, Keywords: n.Keywords, Tags: n.Tags,
-		Context: n.Context, Metadata: n.Metadata}
+	Via string
 }
 
 // MaxFilterTerms bounds a search filter's tags and metadata pairs

@@ -17,6 +17,7 @@ import (
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/wire"
 )
 
 // httpFixture is HTTPHandler on a test server, over a memory whose store
@@ -140,7 +141,7 @@ func TestMCPHTTPRevokedKeyStopsItsSession(t *testing.T) {
 	f := serveHTTP(t)
 	k, token := f.key(t, false, "a")
 	cs := f.mustConnect(t, token)
-	mcptest.Call[mcpserver.Note](t, cs, "add_memory", mcptest.Args{"content": "before revocation", "namespace": "a"})
+	mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": "before revocation", "namespace": "a"})
 	if err := f.store.RevokeKey(context.Background(), k.ID, time.Now()); err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +235,7 @@ func TestMCPHTTPNamespaceNotAllowed(t *testing.T) {
 
 	// A call that names no namespace gets the key's only one; a key with
 	// several must name one.
-	n := mcptest.Call[mcpserver.Note](t, cs, "add_memory", mcptest.Args{"content": "no namespace given"})
+	n := mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": "no namespace given"})
 	if n.Namespace != "a" {
 		t.Fatalf("add_memory without a namespace stored in %q, want the key's namespace a", n.Namespace)
 	}
@@ -250,13 +251,13 @@ func TestMCPHTTPAdminKeyReachesEveryNamespace(t *testing.T) {
 	_, token := f.key(t, true)
 	cs := f.mustConnect(t, token)
 	for _, ns := range []string{"a", "b"} {
-		n := mcptest.Call[mcpserver.Note](t, cs, "add_memory", mcptest.Args{"content": "a note in " + ns, "namespace": ns})
-		got := mcptest.Call[mcpserver.Note](t, cs, "get_memory", mcptest.Args{"id": n.ID, "namespace": ns})
+		n := mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": "a note in " + ns, "namespace": ns})
+		got := mcptest.Call[wire.Note](t, cs, "get_memory", mcptest.Args{"id": n.ID, "namespace": ns})
 		if got.ID != n.ID || got.Namespace != ns {
 			t.Fatalf("admin get_memory in %s: %+v", ns, got)
 		}
 	}
-	n := mcptest.Call[mcpserver.Note](t, cs, "add_memory", mcptest.Args{"content": "no namespace given"})
+	n := mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": "no namespace given"})
 	if n.Namespace != amem.DefaultNamespace {
 		t.Fatalf("admin add_memory without a namespace stored in %q, want %q", n.Namespace, amem.DefaultNamespace)
 	}

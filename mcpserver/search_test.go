@@ -12,6 +12,7 @@ import (
 
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
+	"github.com/amem-dev/amem/wire"
 )
 
 // TestMCPSearchFilters: search_memory's filters find every matching note
@@ -34,11 +35,11 @@ func TestMCPSearchFilters(t *testing.T) {
 
 	// No wait: the notes stay pending, with the tags given them.
 	for i := range 40 {
-		mcptest.Call[mcpserver.Note](t, cs, "add_memory", mcptest.Args{
+		mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{
 			"content": strings.Repeat("garden ", 1+i%5) + "plot", "tags": []string{"common"}, "time": "2024-01-10"})
 	}
 	for i := range 3 {
-		n := mcptest.Call[mcpserver.Note](t, cs, "add_memory", mcptest.Args{
+		n := mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{
 			"content": fmt.Sprintf("a long walk past the river to a garden, day %d", i+1), "tags": []string{"Rare"},
 			"time": fmt.Sprintf("2024-03-%02dT12:00:00Z", i+1), "metadata": map[string]string{"source": "email"}})
 		if got, _ := mem.Get(ctx, "default", n.ID); got.Metadata["source"] != "email" {
@@ -63,7 +64,7 @@ func TestMCPSearchFilters(t *testing.T) {
 				args[k] = v
 			}
 			var got []string
-			for _, r := range mcptest.Call[mcpserver.SearchOutput](t, cs, "search_memory", args).Results {
+			for _, r := range mcptest.Call[wire.ResultList](t, cs, "search_memory", args).Results {
 				d, ok := strings.CutPrefix(r.Content, "a long walk past the river to a garden, ")
 				if !ok {
 					d = "a common note"

@@ -15,6 +15,7 @@ import (
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/wire"
 )
 
 // openMemory opens a memory as amem mcp does (asynchronous enrichment)
@@ -94,7 +95,7 @@ func TestMCPInMemoryEveryTool(t *testing.T) {
 		t.Fatalf("the default namespace holds %d notes, want the 3 the scenario keeps", n)
 	}
 	// Over stdio the local user reaches every namespace.
-	mcptest.Call[mcpserver.Note](t, cs, "add_memory", mcptest.Args{"content": "a note for bob", "namespace": "bob"})
+	mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": "a note for bob", "namespace": "bob"})
 	if n := countNotes(t, mem, "bob"); n != 1 {
 		t.Fatalf("namespace bob holds %d notes, want 1", n)
 	}

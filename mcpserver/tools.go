@@ -6,115 +6,17 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/wire"
 )
 
-// Tool outputs. They are the tools' structured results (and, as JSON, their
-// text content); their schemas are published as the tools' output schemas.
-
-// Summary is what every tool shows of a note.
-type Summary struct {
-	ID        string    `json:"id" jsonschema:"the note's ID"`
-	Content   string    `json:"content" jsonschema:"the memory as it was stored"`
-	EventTime time.Time `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
-	Keywords  []string  `json:"keywords" jsonschema:"salient words, most salient first"`
-	Tags      []string  `json:"tags" jsonschema:"broad categories"`
-	Context   string    `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
-}
-
-// Edge is a link seen from one of its notes.
-type Edge struct {
-	Direction string  `json:"direction" jsonschema:"out: this note chose the link when it was enriched; in: the other note chose it"`
-	Strength  float64 `json:"strength" jsonschema:"0 to 1, higher is more closely related"`
-	Reason    string  `json:"reason,omitempty" jsonschema:"why the notes are linked"`
-}
-
-// Link is one link of a note, naming the note at its other end.
-type Link struct {
-	NoteID string `json:"note_id" jsonschema:"the note at the other end of the link"`
-	Edge
-}
-
-// Note is a whole note: add_memory, get_memory and update_memory return it.
-type Note struct {
-	Summary
-	Namespace       string `json:"namespace"`
-	Links           []Link `json:"links" jsonschema:"every link touching the note; memory_links shows the linked notes"`
-	Enrichment      string `json:"enrichment" jsonschema:"pending: stored and searchable, keywords, tags, context and links still to come; done; failed: see enrichment_error (the note is kept)"`
-	EnrichmentError string `json:"enrichment_error,omitempty"`
-	Version         int    `json:"version" jsonschema:"1 for the note as added, one more for each change"`
-}
-
-// Result is one note of a search.
-type Result struct {
-	Summary
-	Kind  string  `json:"kind" jsonschema:"direct: matches the query; linked: linked to a direct hit"`
-	Score float64 `json:"score" jsonschema:"direct: relevance, higher is better; linked: the link's strength"`
-	Via   string  `json:"via,omitempty" jsonschema:"for a linked note, the direct hit it is linked to"`
-}
-
-// SearchOutput is search_memory's result.
-type SearchOutput struct {
-	Results []Result `json:"results" jsonschema:"the direct hits, best first, then the notes linked to them"`
-}
-
-// Neighbor is a note linked to the one asked about.
-type Neighbor struct {
-	Summary
-	Edge
-}
-
-// LinksOutput is memory_links's result.
-type LinksOutput struct {
-	Links []Neighbor `json:"links" jsonschema:"the linked notes, strongest link first"`
-}
-
-// Version is one entry of a note's history.
-type Version struct {
-	Version int                `json:"version"`
-	Actor   string             `json:"actor" jsonschema:"who changed the note: user, construct (amem wrote keywords, tags and context), evolve (a related new note updated it), restore or import"`
-	Reason  string             `json:"reason,omitempty"`
-	Changes []amem.FieldChange `json:"changes" jsonschema:"each changed field with its old and new value, as JSON"`
-	At      time.Time          `json:"at"`
-}
-
-// HistoryOutput is memory_history's result.
-type HistoryOutput struct {
-	Versions []Version `json:"versions" jsonschema:"every version, oldest first"`
-}
-
-// DeleteOutput is delete_memory's result.
-type DeleteOutput struct {
-	Deleted string `json:"deleted" jsonschema:"the ID of the deleted note"`
-}
-
-func summaryOf(n amem.Note) Summary {
-	return Summary{ID: n.ID, Content: n.Content, EventTime: n.EventTime, Keywords: n.Keywords, Tags: n.Tags, Context: n.Context}
-}
-
-func edgeOf(l amem.Link, self string) Edge {
-	dir := "out"
-	if l.Target == self {
-		dir = "in"
-	}
-	return Edge{Direction: dir, Strength: l.Strength, Reason: l.Reason}
-}
-
-func noteOf(n amem.Note) Note {
-	links := make([]Link, len(n.Links))
-	for i, l := range n.Links {
-		links[i] = Link{NoteID: l.Other(n.ID), Edge: edgeOf(l, n.ID)}
-	}
-	return Note{
-		Summary: summaryOf(n), Namespace: n.Namespace, Links: links,
-		Enrichment: string(n.Enrichment.State), EnrichmentError: n.Enrichment.Error, Version: n.Version,
-	}
-}
+// Tool outputs are package wire's shapes, the HTTP API's: an agent reads
+// a note as any other client does, never with its embedding. Their
+// schemas are published as the tools' output schemas.
 
 // Tool inputs. Every tool takes an optional namespace.
 
@@ -168,7 +70,7 @@ var addTool = &mcp.Tool{
 		"or decision per call, with names and dates written out: it is read later without the conversation around it. " +
 		"amem makes it a note: it writes keywords, tags and a one-sentence context, links the note to related earlier " +
 		"notes and updates those notes' context and tags (memory evolution). Set time when the memory is about an " +
-		"earlier moment. The call returns as soon as the note is stored and searchable, with enrichment \"pending\" " +
+		"earlier moment. The call returns as soon as the note is stored and searchable, with enrichment state \"pending\" " +
 		"while amem works in the background; set wait to get the finished note with its links.",
 	InputSchema: inputSchema[addInput](),
 	// Not destructive: evolution rewrites neighbours' context and tags, but
@@ -246,115 +148,103 @@ var deleteTool = &mcp.Tool{
 
 var linksTool = &mcp.Tool{
 	Name: "memory_links",
-	Description: "List the notes linked to a note, strongest link first: each linked note's content, time, keywords, " +
-		"tags and context, with the link's strength (0 to 1), reason and direction (out: this note chose the link; " +
-		"in: a later note linked to it).",
+	Description: "List the notes linked to a note, strongest link first: each linked note as get_memory returns it " +
+		"(content, time, keywords, tags, context...), with the link: its source (the note that chose it when it was " +
+		"enriched), target, strength (0 to 1) and reason.",
 	Annotations: &mcp.ToolAnnotations{Title: "List a memory's links", ReadOnlyHint: true, OpenWorldHint: new(false)},
 }
 
 var historyTool = &mcp.Tool{
 	Name: "memory_history",
 	Description: "List every version of a note, oldest first: who changed it (user; construct: amem wrote its keywords, " +
-		"tags and context; evolve: a related new note updated it; restore; import), why, and each changed field's old " +
-		"and new value.",
+		"tags and context; evolve: a related new note updated it; restore; import), why, each changed field's old " +
+		"and new value, and the note as the version left it.",
 	Annotations: &mcp.ToolAnnotations{Title: "Show a memory's history", ReadOnlyHint: true, OpenWorldHint: new(false)},
 }
 
 // Handlers. ns is the namespace the call resolved to and may reach.
 
-func (t *tools) add(ctx context.Context, ns string, in addInput) (Note, error) {
+func (t *tools) add(ctx context.Context, ns string, in addInput) (wire.Note, error) {
 	req := amem.AddRequest{Namespace: ns, Content: in.Content, Keywords: in.Keywords, Tags: in.Tags,
 		Metadata: in.Metadata, Wait: in.Wait}
 	if in.Time != "" {
 		at, err := amem.ParseTime(in.Time)
 		if err != nil {
-			return Note{}, err
+			return wire.Note{}, err
 		}
 		// A time given must be one a note can hold: the zero time would
 		// otherwise be taken for "now".
 		if err := amem.ValidEventTime(at); err != nil {
-			return Note{}, err
+			return wire.Note{}, err
 		}
 		req.EventTime = at
 	}
 	n, err := t.mem.Add(ctx, req)
 	if err != nil {
-		return Note{}, err
+		return wire.Note{}, err
 	}
-	return noteOf(n), nil
+	return wire.NoteOf(n), nil
 }
 
-func (t *tools) search(ctx context.Context, ns string, in searchInput) (SearchOutput, error) {
+func (t *tools) search(ctx context.Context, ns string, in searchInput) (wire.ResultList, error) {
 	f, err := amem.ParseFilter(in.From, in.To, in.Tags, nil)
 	if err != nil {
-		return SearchOutput{}, err
+		return wire.ResultList{}, err
 	}
 	f.Metadata = in.Metadata
 	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f})
 	if err != nil {
-		return SearchOutput{}, err
+		return wire.ResultList{}, err
 	}
-	out := SearchOutput{Results: make([]Result, len(rs))}
-	for i, r := range rs {
-		out.Results[i] = Result{Summary: summaryOf(r.Note), Kind: string(r.Kind), Score: r.Score, Via: r.Via}
-	}
-	return out, nil
+	return wire.ResultList{Results: wire.Items(rs, wire.ResultOf)}, nil
 }
 
-func (t *tools) get(ctx context.Context, ns string, in idArg) (Note, error) {
+func (t *tools) get(ctx context.Context, ns string, in idArg) (wire.Note, error) {
 	n, err := t.mem.Get(ctx, ns, in.ID)
 	if err != nil {
-		return Note{}, err
+		return wire.Note{}, err
 	}
-	return noteOf(n), nil
+	return wire.NoteOf(n), nil
 }
 
-func (t *tools) update(ctx context.Context, ns string, in updateInput) (Note, error) {
+func (t *tools) update(ctx context.Context, ns string, in updateInput) (wire.Note, error) {
 	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil && in.Context == nil {
-		return Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags or context", amem.ErrInvalid)
+		return wire.Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags or context", amem.ErrInvalid)
 	}
 	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags, Context: in.Context, Reason: in.Reason}
 	if in.Time != nil {
 		at, err := amem.ParseTime(*in.Time)
 		if err != nil {
-			return Note{}, err
+			return wire.Note{}, err
 		}
 		req.EventTime = &at
 	}
 	n, err := t.mem.Update(ctx, ns, in.ID, req)
 	if err != nil {
-		return Note{}, err
+		return wire.Note{}, err
 	}
-	return noteOf(n), nil
+	return wire.NoteOf(n), nil
 }
 
-func (t *tools) delete(ctx context.Context, ns string, in idArg) (DeleteOutput, error) {
+func (t *tools) delete(ctx context.Context, ns string, in idArg) (wire.Deleted, error) {
 	if err := t.mem.Delete(ctx, ns, in.ID); err != nil {
-		return DeleteOutput{}, err
+		return wire.Deleted{}, err
 	}
-	return DeleteOutput{Deleted: in.ID}, nil
+	return wire.Deleted{Deleted: in.ID}, nil
 }
 
-func (t *tools) links(ctx context.Context, ns string, in idArg) (LinksOutput, error) {
+func (t *tools) links(ctx context.Context, ns string, in idArg) (wire.NeighborList, error) {
 	nbs, err := t.mem.Links(ctx, ns, in.ID)
 	if err != nil {
-		return LinksOutput{}, err
+		return wire.NeighborList{}, err
 	}
-	out := LinksOutput{Links: make([]Neighbor, len(nbs))}
-	for i, nb := range nbs {
-		out.Links[i] = Neighbor{Summary: summaryOf(nb.Note), Edge: edgeOf(nb.Link, in.ID)}
-	}
-	return out, nil
+	return wire.NeighborList{Links: wire.Items(nbs, wire.NeighborOf)}, nil
 }
 
-func (t *tools) history(ctx context.Context, ns string, in idArg) (HistoryOutput, error) {
+func (t *tools) history(ctx context.Context, ns string, in idArg) (wire.VersionList, error) {
 	vs, err := t.mem.History(ctx, ns, in.ID)
 	if err != nil {
-		return HistoryOutput{}, err
+		return wire.VersionList{}, err
 	}
-	out := HistoryOutput{Versions: make([]Version, len(vs))}
-	for i, v := range vs {
-		out.Versions[i] = Version{Version: v.Version, Actor: string(v.Actor), Reason: v.Reason, Changes: v.Changes, At: v.CreatedAt}
-	}
-	return out, nil
+	return wire.VersionList{Versions: wire.Items(vs, wire.VersionOf)}, nil
 }

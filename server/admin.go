@@ -6,11 +6,8 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/wire"
 )
-
-type namespacesOutput struct {
-	Namespaces []amem.NamespaceInfo `json:"namespaces"`
-}
 
 // listNamespaces lists the namespaces the key may reach that hold notes.
 func (s *Server) listNamespaces(w http.ResponseWriter, r *http.Request, p auth.Principal) {
@@ -19,10 +16,10 @@ func (s *Server) listNamespaces(w http.ResponseWriter, r *http.Request, p auth.P
 		s.fail(w, r, err)
 		return
 	}
-	res := namespacesOutput{Namespaces: []amem.NamespaceInfo{}}
+	res := wire.NamespaceList{Namespaces: []wire.NamespaceInfo{}}
 	for _, info := range all {
 		if p.Allows(info.Name) {
-			res.Namespaces = append(res.Namespaces, info)
+			res.Namespaces = append(res.Namespaces, wire.NamespaceInfoOf(info))
 		}
 	}
 	reply(w, http.StatusOK, res)
@@ -41,7 +38,7 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request, _ auth.Principal)
 		st = []amem.Stats{{Namespace: ns, NamespaceStats: amem.NamespaceStats{ByState: map[amem.EnrichState]int{}},
 			Usage: []amem.UsageTotal{}}}
 	}
-	reply(w, http.StatusOK, st[0])
+	reply(w, http.StatusOK, wire.StatsOf(st[0]))
 }
 
 type health struct {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/mcpserver"
+	"github.com/amem-dev/amem/wire"
 )
 
 // goish are signs of Go internals in a message meant for a person.
@@ -72,12 +73,12 @@ func TestBadTextAndTimesChangeNothing(t *testing.T) {
 	e := newEnv(t, Options{})
 	key, _ := e.key("ns")
 	at := "2023-05-08T13:56:00Z"
-	var kept amem.Note
+	var kept wire.Note
 	e.must(201, "POST", "/v1/namespaces/ns/notes", key, map[string]any{"content": "kept", "time": at}, &kept)
 	eventually(t, func() bool {
-		var n amem.Note
+		var n wire.Note
 		e.must(200, "GET", "/v1/namespaces/ns/notes/"+kept.ID, key, nil, &n)
-		return n.Enrichment.State == amem.EnrichDone
+		return n.Enrichment.State == string(amem.EnrichDone)
 	})
 	notes, versions := e.counts()
 	const create, batch = "/v1/namespaces/ns/notes", "/v1/namespaces/ns/notes/batch"
@@ -121,14 +122,14 @@ func TestBadTextAndTimesChangeNothing(t *testing.T) {
 			}
 		})
 	}
-	var got amem.Note
+	var got wire.Note
 	e.must(200, "GET", patch, key, nil, &got)
 	if got.Content != "kept" || got.Version != kept.Version+1 || got.EventTime.Format(time.RFC3339) != at {
 		t.Fatalf("the note changed: %+v", got)
 	}
 
 	// A null time means not given: now on create, unchanged on PATCH.
-	var n amem.Note
+	var n wire.Note
 	e.must(201, "POST", create, key, `{"content": "no time", "time": null}`, &n)
 	if time.Since(n.EventTime) > time.Minute {
 		t.Fatalf("a null time on create gave %v, want now", n.EventTime)

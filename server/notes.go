@@ -9,6 +9,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
 	"github.com/amem-dev/amem/internal/jsonin"
+	"github.com/amem-dev/amem/wire"
 )
 
 // noteInput is a note to create.
@@ -33,13 +34,6 @@ func (in noteInput) request(ns string, wait bool) (amem.AddRequest, error) {
 		req.EventTime = in.Time.Time
 	}
 	return req, nil
-}
-
-// out is a note as the API returns it: without its embedding, which is
-// large and only meaningful to the embedder that made it.
-func out(n amem.Note) amem.Note {
-	n.Embedding = nil
-	return n
 }
 
 // decodeCreate reads a create request: the body into v, and the ?wait=
@@ -71,17 +65,11 @@ func (s *Server) createNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		return
 	}
 	w.Header().Set("Location", r.URL.Path+"/"+n.ID)
-	reply(w, http.StatusCreated, out(n))
+	reply(w, http.StatusCreated, wire.NoteOf(n))
 }
 
 type batchInput struct {
 	Notes []noteInput `json:"notes"`
-}
-
-type notesOutput struct {
-	Notes []amem.Note `json:"notes"`
-	// Next is the After value of the next page; empty on the last page.
-	Next string `json:"next,omitempty"`
 }
 
 func (s *Server) createNotes(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
@@ -103,10 +91,7 @@ func (s *Server) createNotes(w http.ResponseWriter, r *http.Request, _ auth.Prin
 		s.fail(w, r, err)
 		return
 	}
-	for i := range notes {
-		notes[i] = out(notes[i])
-	}
-	reply(w, http.StatusCreated, notesOutput{Notes: notes})
+	reply(w, http.StatusCreated, wire.NotePage{Notes: wire.Items(notes, wire.NoteOf)})
 }
 
 // Paging defaults of GET .../notes.
@@ -137,10 +122,7 @@ func (s *Server) listNotes(w http.ResponseWriter, r *http.Request, _ auth.Princi
 		s.fail(w, r, err)
 		return
 	}
-	res := notesOutput{Notes: make([]amem.Note, len(notes))}
-	for i, n := range notes {
-		res.Notes[i] = out(n)
-	}
+	res := wire.NotePage{Notes: wire.Items(notes, wire.NoteOf)}
 	if len(notes) == lq.Limit {
 		res.Next = notes[len(notes)-1].ID
 	}
@@ -153,7 +135,7 @@ func (s *Server) getNote(w http.ResponseWriter, r *http.Request, _ auth.Principa
 		s.fail(w, r, err)
 		return
 	}
-	reply(w, http.StatusOK, out(n))
+	reply(w, http.StatusOK, wire.NoteOf(n))
 }
 
 // patchInput changes a note; absent fields are left as they are.
@@ -188,7 +170,7 @@ func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		s.fail(w, r, err)
 		return
 	}
-	reply(w, http.StatusOK, out(n))
+	reply(w, http.StatusOK, wire.NoteOf(n))
 }
 
 func (s *Server) deleteNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
@@ -199,24 +181,13 @@ func (s *Server) deleteNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 	w.WriteHeader(http.StatusNoContent)
 }
 
-type linksOutput struct {
-	Links []amem.Neighbor `json:"links"`
-}
-
 func (s *Server) noteLinks(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	ns, err := s.mem.Links(r.Context(), r.PathValue("ns"), r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	for i := range ns {
-		ns[i].Note = out(ns[i].Note)
-	}
-	reply(w, http.StatusOK, linksOutput{Links: ns})
-}
-
-type historyOutput struct {
-	Versions []amem.Version `json:"versions"`
+	reply(w, http.StatusOK, wire.NeighborList{Links: wire.Items(ns, wire.NeighborOf)})
 }
 
 func (s *Server) noteHistory(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
@@ -225,11 +196,7 @@ func (s *Server) noteHistory(w http.ResponseWriter, r *http.Request, _ auth.Prin
 		s.fail(w, r, err)
 		return
 	}
-	reply(w, http.StatusOK, historyOutput{Versions: vs})
-}
-
-type usageOutput struct {
-	Usage []amem.UsageTotal `json:"usage"`
+	reply(w, http.StatusOK, wire.VersionList{Versions: wire.Items(vs, wire.VersionOf)})
 }
 
 func (s *Server) noteUsage(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
@@ -238,7 +205,7 @@ func (s *Server) noteUsage(w http.ResponseWriter, r *http.Request, _ auth.Princi
 		s.fail(w, r, err)
 		return
 	}
-	reply(w, http.StatusOK, usageOutput{Usage: u})
+	reply(w, http.StatusOK, wire.UsageList{Usage: wire.Items(u, wire.UsageTotalOf)})
 }
 
 type restoreInput struct {
@@ -260,7 +227,7 @@ func (s *Server) restoreNote(w http.ResponseWriter, r *http.Request, _ auth.Prin
 		s.fail(w, r, err)
 		return
 	}
-	reply(w, http.StatusOK, out(n))
+	reply(w, http.StatusOK, wire.NoteOf(n))
 }
 
 // enrichNote runs the A-Mem pipeline on a note now: the retry of a failed
@@ -277,5 +244,5 @@ func (s *Server) enrichNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		s.fail(w, r, err)
 		return
 	}
-	reply(w, http.StatusOK, out(n))
+	reply(w, http.StatusOK, wire.NoteOf(n))
 }

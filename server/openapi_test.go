@@ -2,9 +2,13 @@ package server
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/amem-dev/amem/wire"
 )
 
 // TestOpenAPIMatchesRoutes keeps the OpenAPI document and the route table
@@ -91,5 +95,83 @@ func TestOpenAPIMatchesRoutes(t *testing.T) {
 	}
 	for extra := range documented {
 		t.Errorf("openapi.json documents %s, which is not a route", extra)
+	}
+}
+
+// schema is the part of a JSON schema that names properties.
+type schema struct {
+	Ref        string             `json:"$ref"`
+	Required   []string           `json:"required"`
+	Properties map[string]*schema `json:"properties"`
+	Items      *schema            `json:"items"`
+}
+
+// TestOpenAPIMatchesWire keeps the documented answers equal to what
+// package wire writes: the same properties both ways, nested ones
+// included, and no property documented as required that wire leaves out
+// when empty. A field added to a wire type must be documented.
+func TestOpenAPIMatchesWire(t *testing.T) {
+	var doc struct {
+		Components struct {
+			Schemas map[string]*schema `json:"schemas"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	all := doc.Components.Schemas
+	for name, typ := range map[string]reflect.Type{
+		"Note":          reflect.TypeFor[wire.Note](),
+		"NotePage":      reflect.TypeFor[wire.NotePage](),
+		"Neighbor":      reflect.TypeFor[wire.Neighbor](),
+		"Version":       reflect.TypeFor[wire.Version](),
+		"SearchResult":  reflect.TypeFor[wire.Result](),
+		"NamespaceInfo": reflect.TypeFor[wire.NamespaceInfo](),
+		"Stats":         reflect.TypeFor[wire.Stats](),
+		"UsageTotal":    reflect.TypeFor[wire.UsageTotal](),
+	} {
+		if all[name] == nil {
+			t.Errorf("openapi.json has no schema %s", name)
+			continue
+		}
+		matchSchema(t, name, all, all[name], typ)
+	}
+}
+
+func matchSchema(t *testing.T, path string, all map[string]*schema, s *schema, typ reflect.Type) {
+	t.Helper()
+	if ref, ok := strings.CutPrefix(s.Ref, "#/components/schemas/"); ok {
+		s = all[ref]
+	}
+	switch {
+	case typ.Kind() == reflect.Slice && s.Items != nil:
+		matchSchema(t, path+"[]", all, s.Items, typ.Elem())
+		return
+	case typ.Kind() != reflect.Struct || typ == reflect.TypeFor[time.Time]() || s.Properties == nil:
+		return // documented without properties
+	}
+	omitted := map[string]bool{} // JSON name: left out when empty
+	for _, f := range reflect.VisibleFields(typ) {
+		if !f.IsExported() || f.Anonymous {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		omitted[name] = strings.Contains(opts, "omitempty") || strings.Contains(opts, "omitzero")
+		p, ok := s.Properties[name]
+		if !ok {
+			t.Errorf("%s.%s: wire writes it; document it in openapi.json", path, name)
+			continue
+		}
+		matchSchema(t, path+"."+name, all, p, f.Type)
+	}
+	for name := range s.Properties {
+		if _, ok := omitted[name]; !ok {
+			t.Errorf("%s.%s is documented in openapi.json; wire never writes it", path, name)
+		}
+	}
+	for _, name := range s.Required {
+		if omitted[name] {
+			t.Errorf("%s.%s is documented as required; wire leaves it out when empty", path, name)
+		}
 	}
 }

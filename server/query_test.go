@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/wire"
 )
 
 // TestUnknownQueryParameters: every route refuses a query parameter it
@@ -14,7 +14,7 @@ import (
 func TestUnknownQueryParameters(t *testing.T) {
 	e := newEnv(t, Options{})
 	key, _ := e.key("q")
-	var n amem.Note
+	var n wire.Note
 	e.must(201, "POST", "/v1/namespaces/q/notes?wait=true", key, map[string]any{"content": "a note to read"}, &n)
 
 	for _, rt := range e.api.routes() {
@@ -29,9 +29,9 @@ func TestUnknownQueryParameters(t *testing.T) {
 			t.Errorf("%s?colour=red: %d %s, want 400 naming colour", rt.pattern(), got, raw)
 		}
 	}
-	var st amem.Stats
+	var st wire.Stats
 	e.must(200, "GET", "/v1/namespaces/q/stats", key, nil, &st)
-	var got amem.Note
+	var got wire.Note
 	e.must(200, "GET", "/v1/namespaces/q/notes/"+n.ID, key, nil, &got)
 	if st.Notes != 1 || got.Content != n.Content {
 		t.Fatalf("refused requests changed something: %d notes, content %q", st.Notes, got.Content)

@@ -6,11 +6,8 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/wire"
 )
-
-type searchOutput struct {
-	Results []amem.FlatResult `json:"results"`
-}
 
 // search answers GET .../search?q=&k=&mode=&links=&tag=&from=&to=&meta=.
 func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
@@ -24,11 +21,7 @@ func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal
 		s.fail(w, r, err)
 		return
 	}
-	outp := searchOutput{Results: make([]amem.FlatResult, len(res))}
-	for i, x := range res {
-		outp.Results[i] = x.Flat()
-	}
-	reply(w, http.StatusOK, outp)
+	reply(w, http.StatusOK, wire.ResultList{Results: wire.Items(res, wire.ResultOf)})
 }
 
 // searchRequest parses the query string; msg says what is wrong with it.

@@ -3,7 +3,6 @@ package server
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/amem-dev/amem/internal/jsonin"
 	"net/url"
 	"slices"
 	"strings"
@@ -11,6 +10,8 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/jsonin"
+	"github.com/amem-dev/amem/wire"
 )
 
 // TestSearchFilters: the filters find every matching note in every mode,
@@ -33,7 +34,7 @@ func TestSearchFilters(t *testing.T) {
 
 	search := func(q url.Values) []string {
 		t.Helper()
-		var out searchOutput
+		var out wire.ResultList
 		e.must(200, "GET", base+"/search?"+q.Encode(), key, nil, &out)
 		var days []string
 		for _, r := range out.Results {

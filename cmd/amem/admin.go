@@ -9,6 +9,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/local"
+	"github.com/amem-dev/amem/wire"
 )
 
 func (a *app) exportCmd() *cobra.Command {
@@ -104,10 +105,7 @@ func (a *app) statsCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					if st == nil {
-						st = []amem.Stats{}
-					}
-					return a.printJSON(st)
+					return a.printJSON(wire.Items(st, wire.StatsOf))
 				}
 				if len(st) == 0 {
 					fmt.Fprintln(a.stdout, "no notes yet")
@@ -154,7 +152,7 @@ func (a *app) enrichCmd() *cobra.Command {
 						return err
 					}
 					if a.jsonOut {
-						return a.printJSON(view(n, false))
+						return a.printJSON(wire.NoteOf(n))
 					}
 					fmt.Fprintf(a.stdout, "enriched %s: %d links\n", n.ID, len(n.Links))
 					return nil

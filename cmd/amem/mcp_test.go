@@ -13,8 +13,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
+	"github.com/amem-dev/amem/wire"
 )
 
 // mcpProcess is a real `amem mcp` process with the SDK's client connected
@@ -78,7 +78,7 @@ func TestMCPProcessEveryTool(t *testing.T) {
 
 func TestMCPProcessStopsOnSIGTERM(t *testing.T) {
 	p := startMCP(t, "--db", filepath.Join(t.TempDir(), "mcp.db"), "--log-format", "json")
-	mcptest.Call[mcpserver.Note](t, p.cs, "add_memory", mcptest.Args{"content": "stored before the signal"})
+	mcptest.Call[wire.Note](t, p.cs, "add_memory", mcptest.Args{"content": "stored before the signal"})
 	if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/fakellm"
+	"github.com/amem-dev/amem/wire"
 )
 
 // Processes sharing one database: every note one acknowledges is found by
@@ -95,7 +96,7 @@ func TestServeSeesCLIWrites(t *testing.T) {
 	key := createKey(t, db, "--namespace", "team")
 	srv := startServe(t, nil, db)
 	// Load the namespace's index in the server before the CLI writes.
-	var first amem.Note
+	var first wire.Note
 	if code := srv.call(t, "POST", "/v1/namespaces/team/notes?wait=true", key, `{"content": "the first note zqfirst"}`, &first); code != 201 {
 		t.Fatalf("create: %d", code)
 	}
@@ -148,7 +149,7 @@ func TestTwoServesOneDatabase(t *testing.T) {
 				tok := fmt.Sprintf("zqw%dn%d", w, i)
 				text := fmt.Sprintf("Writer %d wrote note %d about the shared garden %s", w, i, tok)
 				via, other := srvs[(w+i)%2], srvs[(w+i+1)%2]
-				var n amem.Note
+				var n wire.Note
 				body, _ := json.Marshal(map[string]string{"content": text})
 				if code := via.call(t, "POST", "/v1/namespaces/fleet/notes", key, string(body), &n); code != 201 {
 					t.Errorf("create on %s: %d", via.url, code)
@@ -177,11 +178,11 @@ func TestTwoServesOneDatabase(t *testing.T) {
 
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		var st amem.Stats
+		var st wire.Stats
 		if code := srvs[0].call(t, "GET", "/v1/namespaces/fleet/stats", key, "", &st); code != 200 {
 			t.Fatalf("stats: %d", code)
 		}
-		if st.ByState[amem.EnrichDone] == len(notes) {
+		if st.ByState[string(amem.EnrichDone)] == len(notes) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -200,11 +201,11 @@ func TestTwoServesOneDatabase(t *testing.T) {
 // checkHistory checks a note's history is versions 1..N, N its version.
 func checkHistory(t *testing.T, s *served, key, ns, id string) {
 	t.Helper()
-	var n amem.Note
+	var n wire.Note
 	if code := s.call(t, "GET", "/v1/namespaces/"+ns+"/notes/"+id, key, "", &n); code != 200 {
 		t.Fatalf("get %s: %d", id, code)
 	}
-	var h struct{ Versions []amem.Version }
+	var h struct{ Versions []wire.Version }
 	if code := s.call(t, "GET", "/v1/namespaces/"+ns+"/notes/"+id+"/history", key, "", &h); code != 200 {
 		t.Fatalf("history %s: %d", id, code)
 	}
@@ -228,7 +229,7 @@ func TestKilledClaimIsTakenOver(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "claim.db")
 	key := createKey(t, db, "--admin")
 	a := startServe(t, llm.env(), db, "--claim-lease", "1s")
-	var n amem.Note
+	var n wire.Note
 	if code := a.call(t, "POST", "/v1/namespaces/crash/notes", key, `{"content": "a note whose enrichment dies zqorphan"}`, &n); code != 201 {
 		t.Fatalf("create: %d", code)
 	}
@@ -245,12 +246,12 @@ func TestKilledClaimIsTakenOver(t *testing.T) {
 	llm.delay.Store(0)
 
 	b := startServe(t, llm.env(), db, "--claim-lease", "1s")
-	var got amem.Note
+	var got wire.Note
 	for deadline := time.Now().Add(60 * time.Second); ; {
 		if code := b.call(t, "GET", "/v1/namespaces/crash/notes/"+n.ID, key, "", &got); code != 200 {
 			t.Fatalf("get: %d", code)
 		}
-		if got.Enrichment.State == amem.EnrichDone {
+		if got.Enrichment.State == string(amem.EnrichDone) {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -261,11 +262,11 @@ func TestKilledClaimIsTakenOver(t *testing.T) {
 	if c := llm.constructions("zqorphan"); c != 2 {
 		t.Errorf("%d constructions, want 2 (the dead server's, then the one take-over)", c)
 	}
-	var h struct{ Versions []amem.Version }
+	var h struct{ Versions []wire.Version }
 	b.call(t, "GET", "/v1/namespaces/crash/notes/"+n.ID+"/history", key, "", &h)
 	constructs := 0
 	for _, v := range h.Versions {
-		if v.Actor == amem.ActorConstruct {
+		if v.Actor == string(amem.ActorConstruct) {
 			constructs++
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/wire"
 )
 
 func (a *app) addCmd() *cobra.Command {
@@ -41,7 +42,7 @@ func (a *app) addCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(view(n, false))
+					return a.printJSON(wire.NoteOf(n))
 				}
 				fmt.Fprintln(a.stdout, n.ID)
 				if n.Enrichment.State == amem.EnrichFailed {
@@ -72,10 +73,7 @@ func (a *app) showCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(struct {
-						noteView
-						Usage []amem.UsageTotal `json:"usage"`
-					}{view(n, withEmb), usage})
+					return a.printJSON(wire.NoteDetailOf(n, withEmb, usage))
 				}
 				a.printNote(n)
 				for _, u := range usage {
@@ -107,11 +105,7 @@ func (a *app) listCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					out := make([]noteView, len(notes))
-					for i, n := range notes {
-						out[i] = view(n, false)
-					}
-					return a.printJSON(out)
+					return a.printJSON(wire.Items(notes, wire.NoteOf))
 				}
 				for _, n := range notes {
 					fmt.Fprintf(a.stdout, "%s  %s  %s\n", n.ID, n.EventTime.Format("2006-01-02"), oneLine(n.Content, 90))
@@ -141,7 +135,7 @@ func (a *app) deleteCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(map[string]string{"deleted": n.ID})
+					return a.printJSON(wire.Deleted{Deleted: n.ID})
 				}
 				fmt.Fprintf(a.stdout, "deleted %s\n", n.ID)
 				return nil
@@ -162,20 +156,9 @@ func (a *app) linksCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					type out struct {
-						amem.Link
-						Direction string   `json:"direction"`
-						Note      noteView `json:"note"`
-					}
-					res := make([]out, len(nbs))
-					for i, nb := range nbs {
-						dir := "out"
-						if nb.Link.Target == n.ID {
-							dir = "in"
-						}
-						res[i] = out{Link: nb.Link, Direction: dir, Note: view(nb.Note, false)}
-					}
-					return a.printJSON(res)
+					return a.printJSON(wire.Items(nbs, func(nb amem.Neighbor) wire.LinkedNote {
+						return wire.LinkedNoteOf(n.ID, nb)
+					}))
 				}
 				if len(nbs) == 0 {
 					fmt.Fprintf(a.stdout, "%s has no links\n", n.ID)
@@ -208,7 +191,7 @@ func (a *app) historyCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(vs)
+					return a.printJSON(wire.Items(vs, wire.VersionOf))
 				}
 				for _, v := range vs {
 					fmt.Fprintf(a.stdout, "v%d  %s  %s: %s\n", v.Version, v.CreatedAt.Format(time.RFC3339), v.Actor, v.Reason)
@@ -242,7 +225,7 @@ func (a *app) restoreCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(view(n, false))
+					return a.printJSON(wire.NoteOf(n))
 				}
 				fmt.Fprintf(a.stdout, "restored %s to version %d (now version %d)\n", n.ID, v, n.Version)
 				return nil

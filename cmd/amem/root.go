@@ -152,21 +152,6 @@ func (a *app) printJSON(v any) error {
 	return enc.Encode(v)
 }
 
-// noteView is a note as the CLI prints it: no embedding unless asked.
-type noteView struct {
-	amem.Note
-	Embedding []float32 `json:"embedding,omitempty"`
-}
-
-func view(n amem.Note, withEmbedding bool) noteView {
-	v := noteView{Note: n}
-	if withEmbedding {
-		v.Embedding = n.Embedding
-	}
-	v.Note.Embedding = nil
-	return v
-}
-
 func (a *app) printNote(n amem.Note) {
 	w := a.stdout
 	fmt.Fprintf(w, "%s  (namespace %s, version %d, %s)\n", n.ID, n.Namespace, n.Version, n.Enrichment.State)

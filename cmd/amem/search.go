@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/wire"
 )
 
 func (a *app) searchCmd() *cobra.Command {
@@ -33,11 +34,7 @@ func (a *app) searchCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					out := make([]amem.FlatResult, len(res))
-					for i, r := range res {
-						out[i] = r.Flat()
-					}
-					return a.printJSON(out)
+					return a.printJSON(wire.Items(res, wire.ResultOf))
 				}
 				if len(res) == 0 {
 					fmt.Fprintf(a.stdout, "no notes in namespace %s match\n", a.ns())

@@ -22,6 +22,7 @@ import (
 	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/wire"
 )
 
 // served is a running `amem serve` process.
@@ -115,12 +116,12 @@ func TestServeAsDocumented(t *testing.T) {
 	key := createKey(t, db, "--namespace", "team")
 	srv := startServe(t, nil, db)
 
-	var note amem.Note
+	var note wire.Note
 	if got := srv.call(t, "POST", "/v1/namespaces/team/notes", key,
 		`{"content": "The deploy freeze starts on Friday", "time": "2026-11-27T09:00:00Z"}`, &note); got != 201 || len(note.ID) != 26 {
 		t.Fatalf("create: %d %+v", got, note)
 	}
-	var got amem.Note
+	var got wire.Note
 	if code := srv.call(t, "GET", "/v1/namespaces/team/notes/"+note.ID, key, "", &got); code != 200 || got.Content != note.Content {
 		t.Fatalf("get: %d %+v", code, got)
 	}
@@ -194,7 +195,7 @@ func TestServeKilledWithPendingNotes(t *testing.T) {
 	for i := range notes {
 		notes[i] = fmt.Sprintf(`{"content": "crash test note %d about the garden"}`, i)
 	}
-	var created struct{ Notes []amem.Note }
+	var created struct{ Notes []wire.Note }
 	if code := srv.call(t, "POST", "/v1/namespaces/crash/notes/batch", key,
 		`{"notes": [`+strings.Join(notes, ",")+`]}`, &created); code != 201 || len(created.Notes) != n {
 		t.Fatalf("batch: %d, %d notes", code, len(created.Notes))
@@ -213,14 +214,14 @@ func TestServeKilledWithPendingNotes(t *testing.T) {
 	srv = startServe(t, env, db)
 	deadline := time.Now().Add(60 * time.Second)
 	for {
-		var st amem.Stats
+		var st wire.Stats
 		if code := srv.call(t, "GET", "/v1/namespaces/crash/stats", key, "", &st); code != 200 {
 			t.Fatalf("stats: %d", code)
 		}
 		if st.Notes != n {
 			t.Fatalf("%d notes after the restart, want %d", st.Notes, n)
 		}
-		if st.ByState[amem.EnrichDone] == n {
+		if st.ByState[string(amem.EnrichDone)] == n {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -229,7 +230,7 @@ func TestServeKilledWithPendingNotes(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	for _, c := range created.Notes {
-		var got amem.Note
+		var got wire.Note
 		if code := srv.call(t, "GET", "/v1/namespaces/crash/notes/"+c.ID, key, "", &got); code != 200 || len(got.Keywords) == 0 {
 			t.Fatalf("note %s after restart: %d %+v", c.ID, code, got)
 		}

@@ -16,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/mcpserver"
+	"github.com/amem-dev/amem/wire"
 )
 
 // Tools are the names the server must offer.
@@ -119,37 +119,40 @@ func Exercise(t *testing.T, cs *mcp.ClientSession, ns string) {
 
 	// Related memories, enriched before the call returns, so that the
 	// curator links them.
-	var notes []mcpserver.Note
+	var notes []wire.Note
 	for _, content := range []string{
 		"Caroline went to an LGBTQ support group",
 		"Caroline is researching adoption agencies",
 		"Caroline attended a support group for adoption",
 	} {
-		n := Call[mcpserver.Note](t, cs, "add_memory", in(Args{"content": content, "tags": []string{"caroline"}, "wait": true}))
-		if len(n.ID) != 26 || n.Content != content || n.Enrichment != "done" || n.Version < 1 || !slices.Contains(n.Tags, "caroline") {
+		n := Call[wire.Note](t, cs, "add_memory", in(Args{"content": content, "tags": []string{"caroline"}, "wait": true}))
+		if len(n.ID) != 26 || n.Content != content || n.Enrichment.State != "done" || n.Version < 1 || !slices.Contains(n.Tags, "caroline") {
 			t.Fatalf("add_memory with wait returned %+v", n)
 		}
 		notes = append(notes, n)
 	}
-	linked := Call[mcpserver.Note](t, cs, "get_memory", in(Args{"id": notes[2].ID}))
+	linked := Call[wire.Note](t, cs, "get_memory", in(Args{"id": notes[2].ID}))
 	if linked.ID != notes[2].ID || linked.Content != notes[2].Content || len(linked.Links) == 0 {
 		t.Fatalf("get_memory of a note with related notes: %+v; want it with its links", linked)
 	}
-	nbs := Call[mcpserver.LinksOutput](t, cs, "memory_links", in(Args{"id": linked.ID})).Links
+	nbs := Call[wire.NeighborList](t, cs, "memory_links", in(Args{"id": linked.ID})).Links
 	if len(nbs) != len(linked.Links) {
 		t.Fatalf("memory_links: %d notes, get_memory shows %d links", len(nbs), len(linked.Links))
 	}
 	for _, nb := range nbs {
-		if nb.ID == "" || nb.Content == "" || nb.Strength <= 0 || nb.Strength > 1 || (nb.Direction != "in" && nb.Direction != "out") {
-			t.Fatalf("memory_links: %+v", nb)
+		l := nb.Link
+		ends := []string{l.Source, l.Target}
+		if nb.Note.Content == "" || l.Strength <= 0 || l.Strength > 1 ||
+			!slices.Equal(slices.Sorted(slices.Values(ends)), slices.Sorted(slices.Values([]string{linked.ID, nb.Note.ID}))) {
+			t.Fatalf("memory_links of %s: %+v", linked.ID, nb)
 		}
 	}
 	checkSearch(t, cs, in, notes)
 
 	// A memory about an earlier day, returned before enrichment.
 	when := "2023-05-07T13:56:00Z"
-	later := Call[mcpserver.Note](t, cs, "add_memory", in(Args{"content": "Melanie painted a sunrise over the lake", "time": when}))
-	if later.Enrichment != "pending" || later.EventTime.Format(time.RFC3339) != when {
+	later := Call[wire.Note](t, cs, "add_memory", in(Args{"content": "Melanie painted a sunrise over the lake", "time": when}))
+	if later.Enrichment.State != "pending" || later.EventTime.Format(time.RFC3339) != when {
 		t.Fatalf("add_memory without wait returned %+v; want it pending, at %s", later, when)
 	}
 	checkUpdate(t, cs, in, later.ID)
@@ -180,19 +183,23 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession) {
 				}
 			}
 		}
+		// A vector is thousands of tokens that mean nothing to a model.
+		if out, _ := json.Marshal(tool.OutputSchema); tool.OutputSchema == nil || strings.Contains(string(out), `"embedding"`) {
+			t.Errorf("tool %s: output schema %s; want one, without embeddings", tool.Name, out)
+		}
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(Tools))) {
 		t.Fatalf("tools/list: %v, want %v", names, Tools)
 	}
 }
 
-func checkSearch(t *testing.T, cs *mcp.ClientSession, in func(Args) Args, notes []mcpserver.Note) {
-	res := Call[mcpserver.SearchOutput](t, cs, "search_memory", in(Args{"query": "LGBTQ support group"})).Results
+func checkSearch(t *testing.T, cs *mcp.ClientSession, in func(Args) Args, notes []wire.Note) {
+	res := Call[wire.ResultList](t, cs, "search_memory", in(Args{"query": "LGBTQ support group"})).Results
 	if len(res) == 0 || res[0].ID != notes[0].ID || res[0].Kind != "direct" || res[0].Content != notes[0].Content {
 		t.Fatalf("search_memory: %+v; want %s first", res, notes[0].ID)
 	}
 	// One direct hit brings the notes linked to it.
-	res = Call[mcpserver.SearchOutput](t, cs, "search_memory", in(Args{"query": "support group adoption", "k": 1, "mode": "lexical"})).Results
+	res = Call[wire.ResultList](t, cs, "search_memory", in(Args{"query": "support group adoption", "k": 1, "mode": "lexical"})).Results
 	if len(res) < 2 || res[0].Kind != "direct" {
 		t.Fatalf("search_memory with k=1: %+v; want a direct hit and its linked notes", res)
 	}
@@ -205,17 +212,17 @@ func checkSearch(t *testing.T, cs *mcp.ClientSession, in func(Args) Args, notes 
 
 func checkUpdate(t *testing.T, cs *mcp.ClientSession, in func(Args) Args, id string) {
 	content := "Melanie painted a sunset over the lake"
-	n := Call[mcpserver.Note](t, cs, "update_memory", in(Args{"id": id, "content": content, "tags": []string{"art"}, "reason": "it was a sunset"}))
+	n := Call[wire.Note](t, cs, "update_memory", in(Args{"id": id, "content": content, "tags": []string{"art"}, "reason": "it was a sunset"}))
 	if n.ID != id || n.Content != content || !slices.Equal(n.Tags, []string{"art"}) || n.Version < 2 {
 		t.Fatalf("update_memory returned %+v", n)
 	}
-	vs := Call[mcpserver.HistoryOutput](t, cs, "memory_history", in(Args{"id": id})).Versions
+	vs := Call[wire.VersionList](t, cs, "memory_history", in(Args{"id": id})).Versions
 	if len(vs) < 2 || vs[0].Version != 1 || vs[0].Actor != "user" {
 		t.Fatalf("memory_history after one update: %+v", vs)
 	}
-	edit := slices.IndexFunc(vs, func(v mcpserver.Version) bool {
+	edit := slices.IndexFunc(vs, func(v wire.Version) bool {
 		return v.Actor == "user" && v.Reason == "it was a sunset" &&
-			slices.ContainsFunc(v.Changes, func(c amem.FieldChange) bool { return c.Field == "content" })
+			slices.ContainsFunc(v.Changes, func(c wire.FieldChange) bool { return c.Field == "content" })
 	})
 	if edit < 0 {
 		t.Fatalf("memory_history: %+v; no version for the update", vs)
@@ -223,7 +230,7 @@ func checkUpdate(t *testing.T, cs *mcp.ClientSession, in func(Args) Args, id str
 }
 
 func checkDelete(t *testing.T, cs *mcp.ClientSession, in func(Args) Args, id string) {
-	if got := Call[mcpserver.DeleteOutput](t, cs, "delete_memory", in(Args{"id": id})); got.Deleted != id {
+	if got := Call[wire.Deleted](t, cs, "delete_memory", in(Args{"id": id})); got.Deleted != id {
 		t.Fatalf("delete_memory returned %+v", got)
 	}
 	for _, tool := range []string{"get_memory", "memory_links", "memory_history", "delete_memory"} {
