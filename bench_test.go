@@ -104,3 +104,41 @@ func BenchmarkSearch(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFirstSearch is a process's first vector search of a
+// namespace: loading its index from the store, then one search. The
+// reference, timed in the same run, is reading every vector out of the
+// store once (Tx.Embeddings) without indexing them.
+func BenchmarkFirstSearch(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			ctx := context.Background()
+			path := filepath.Join(b.TempDir(), "bench.db")
+			fill(b, path, n)
+			req := amem.SearchRequest{Namespace: "bench", Query: "piano concert with family", K: 10, Mode: amem.SearchVector}
+			var read, first time.Duration
+			for b.Loop() {
+				st, err := sqlite.Open(ctx, path, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				t0 := time.Now()
+				err = st.View(ctx, func(tx amem.Tx) error {
+					return tx.Embeddings("bench", func(string, []float32) error { return nil })
+				})
+				read += time.Since(t0)
+				st.Close()
+				mem := openAt(b, path, nil)
+				t0 = time.Now()
+				if _, err := mem.Search(ctx, req); err != nil {
+					b.Fatal(err)
+				}
+				first += time.Since(t0)
+				mem.Close()
+			}
+			b.ReportMetric(float64(read.Milliseconds())/float64(b.N), "read-ms")
+			b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "first-search-ms")
+			b.ReportMetric(first.Seconds()/read.Seconds(), "first/read")
+		})
+	}
+}

@@ -219,6 +219,11 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 			// head < seq: the feed went back (a restored database);
 			// only a reload is sure.
 			full = index.NewFlat(m.opts.Embedder.Dimensions())
+			st, err := tx.Stats(s.ns)
+			if err != nil {
+				return err
+			}
+			full.Grow(st.Notes)
 			return tx.Embeddings(s.ns, full.Upsert)
 		}
 		return tx.Changes(s.ns, seq, func(c Change) error {

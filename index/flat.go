@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -37,6 +38,20 @@ func NewFlat(dim int) *Flat {
 	return &Flat{dim: dim, row: make(map[string]int)}
 }
 
+// Grow makes room for n more vectors, so that loading a namespace whose
+// size is known allocates its block once instead of growing it by
+// doubling (which copies it and briefly holds two blocks).
+func (f *Flat) Grow(n int) {
+	if n <= 0 {
+		return
+	}
+	f.data = slices.Grow(f.data, n*f.dim)
+	f.ids = slices.Grow(f.ids, n)
+	if len(f.row) == 0 {
+		f.row = make(map[string]int, n)
+	}
+}
+
 // Dim returns the index's dimension.
 func (f *Flat) Dim() int { return f.dim }
 
@@ -56,7 +71,10 @@ func (f *Flat) Upsert(id string, vec []float32) error {
 	if !ok {
 		r = len(f.ids)
 		f.ids = append(f.ids, id)
-		f.data = append(f.data, make([]float32, f.dim)...)
+		// Extend in place: appending a fresh zero slice would allocate
+		// one per vector, which was most of a 100k-note load's garbage.
+		// Every element of the new row is written below.
+		f.data = slices.Grow(f.data, f.dim)[:len(f.data)+f.dim]
 		f.row[id] = r
 	}
 	dst := f.data[r*f.dim : (r+1)*f.dim]
