@@ -227,7 +227,8 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	if c := cleanText(attrs.Context, MaxContextBytes); c != "" {
 		n.Context = c
 	}
-	vecs, err := m.embed(ctx, []string{m.opts.EmbedText(n)})
+	constructed := m.opts.EmbedText(n)
+	vecs, err := m.embed(ctx, []string{constructed})
 	if err != nil {
 		return p, err
 	}
@@ -293,9 +294,13 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 		texts = append(texts, m.opts.EmbedText(next))
 	}
 
-	// Re-embed the note (its attributes may have been refined) and every
-	// evolved neighbour in one call.
-	texts = append(texts, m.opts.EmbedText(n))
+	// Embed every evolved neighbour, and the note again if the curator
+	// refined its attributes, in one call; a text that did not change
+	// keeps its vector.
+	refined := m.opts.EmbedText(n) != constructed
+	if refined {
+		texts = append(texts, m.opts.EmbedText(n))
+	}
 	vecs, err = m.embed(ctx, texts)
 	if err != nil {
 		return p, err
@@ -303,7 +308,9 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	for i := range p.evolved {
 		p.evolved[i].next.Embedding = vecs[i]
 	}
-	n.Embedding = vecs[len(vecs)-1]
+	if refined {
+		n.Embedding = vecs[len(vecs)-1]
+	}
 	n.Enrichment = Enrichment{State: EnrichDone, Attempts: base.Enrichment.Attempts + 1, At: now}
 	p.note = n
 	return p, nil
