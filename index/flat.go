@@ -181,9 +181,10 @@ func (f *Flat) scan(q []float32, k, lo, hi int, allow func(string) bool) *topK {
 	return h
 }
 
-// Dot is the inner product of two equal-length vectors, unrolled by four
-// so the compiler keeps four independent accumulators in registers.
-func Dot(a, b []float32) float32 {
+// dotGeneric is the inner product of two equal-length vectors, unrolled
+// by four so the compiler keeps four independent accumulators in
+// registers: the portable fallback of Dot.
+func dotGeneric(a, b []float32) float32 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float32
 	i := 0
