@@ -57,11 +57,11 @@ func TestTerms(t *testing.T) {
 		{"COVID-19 in 2024: 3.5%", []string{"covid", "19", "in", "2024", "3", "5"}},
 		{"Café naïve Ångström", []string{"cafe", "naiv", "angstrom"}},
 		{"CAFÉ cafe\u0301", []string{"cafe", "cafe"}}, // precomposed and combining alike
-		{"Straße", []string{"straß"}},                  // no diacritic to remove
+		{"Straße", []string{"straß"}},                 // no diacritic to remove
 		{"Ελληνικά άλφα", []string{"ελληνικα", "αλφα"}},
 		{"東京タワーに行った", []string{"東京タワーに行った"}}, // no spaces, one term, as unicode61
 		{"한국어 텍스트", []string{"한국어", "텍스트"}},
-		{"한\u0301국", []string{"한국"}}, // marks dropped, syllables recomposed
+		{"한\u0301국", []string{"한국"}},                 // marks dropped, syllables recomposed
 		{"x\u0915\u093f", []string{"x\u0915\u093f"}}, // a Devanagari vowel sign stays
 		{"", nil},
 		{"  ...!? ", nil},
