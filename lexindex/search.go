@@ -48,11 +48,20 @@ type searcher struct {
 	terms   []qterm
 	order   []int     // term indices by ascending bound
 	prefix  []float64 // prefix[i]: sum of the bounds of order[:i+1]
-	pos     []int     // cursor in the postings of terms[order[i]]
+	lists   []list    // the postings of terms[order[i]]
 	contrib [maxQueryTerms]float64
 	heap    []entry
 	acc     []float64 // Exhaustive's accumulators, by doc number
 	hits    []uint32  // Exhaustive's matched docs
+}
+
+// list is one query term's postings with a cursor, for MaxScore.
+type list struct {
+	docs []uint32
+	tfs  []uint32
+	pos  int
+	idf  float64
+	o    uint // the term's place in the query: its contrib slot and mask bit
 }
 
 var searchers = sync.Pool{New: func() any { return new(searcher) }}
@@ -151,13 +160,16 @@ func (ix *Index) SearchStats(query string, k int, allow func(id string) bool) ([
 		return cmpFloat(s.terms[a].ub, s.terms[b].ub)
 	})
 	s.prefix = s.prefix[:0]
-	s.pos = s.pos[:0]
+	s.lists = s.lists[:0]
 	sum := 0.0
 	for _, o := range s.order {
-		sum += s.terms[o].ub
+		q := s.terms[o]
+		sum += q.ub
 		s.prefix = append(s.prefix, sum*slack)
-		s.pos = append(s.pos, 0)
+		p := &ix.post[q.t]
+		s.lists = append(s.lists, list{docs: p.docs, tfs: p.tfs, idf: q.idf, o: uint(o)})
 	}
+	lists := s.lists
 	h := topK{ix: ix, e: s.heap[:0], k: k}
 	defer func() { s.heap = h.e[:0] }()
 	firstEss := 0
@@ -168,9 +180,8 @@ func (ix *Index) SearchStats(query string, k int, allow func(id string) bool) ([
 		}
 		d := uint32(math.MaxUint32)
 		for i := firstEss; i < n; i++ {
-			docs := ix.post[s.terms[s.order[i]].t].docs
-			if p := s.pos[i]; p < len(docs) && docs[p] < d {
-				d = docs[p]
+			if l := &lists[i]; l.pos < len(l.docs) && l.docs[l.pos] < d {
+				d = l.docs[l.pos]
 			}
 		}
 		if d == math.MaxUint32 {
@@ -181,15 +192,14 @@ func (ix *Index) SearchStats(query string, k int, allow func(id string) bool) ([
 		var mask uint64
 		partial := 0.0
 		for i := firstEss; i < n; i++ {
-			o := s.order[i]
-			p := &ix.post[s.terms[o].t]
-			if j := s.pos[i]; j < len(p.docs) && p.docs[j] == d {
+			l := &lists[i]
+			if j := l.pos; j < len(l.docs) && l.docs[j] == d {
 				st.Postings++
-				s.pos[i]++
+				l.pos++
 				if live {
-					c := s.terms[o].idf * tfNorm(p.tfs[j], K)
-					s.contrib[o] = c
-					mask |= 1 << o
+					c := l.idf * tfNorm(l.tfs[j], K)
+					s.contrib[l.o] = c
+					mask |= 1 << l.o
 					partial += c
 				}
 			}
@@ -203,14 +213,13 @@ func (ix *Index) SearchStats(query string, k int, allow func(id string) bool) ([
 				pruned = true
 				break
 			}
-			o := s.order[i]
-			p := &ix.post[s.terms[o].t]
-			j := seek(p.docs, s.pos[i], d, &st.Postings)
-			s.pos[i] = j
-			if j < len(p.docs) && p.docs[j] == d {
-				c := s.terms[o].idf * tfNorm(p.tfs[j], K)
-				s.contrib[o] = c
-				mask |= 1 << o
+			l := &lists[i]
+			j := seek(l.docs, l.pos, d, &st.Postings)
+			l.pos = j
+			if j < len(l.docs) && l.docs[j] == d {
+				c := l.idf * tfNorm(l.tfs[j], K)
+				s.contrib[l.o] = c
+				mask |= 1 << l.o
 				partial += c
 			}
 		}
