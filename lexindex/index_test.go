@@ -303,3 +303,33 @@ func TestAutoCompaction(t *testing.T) {
 		t.Fatalf("%d hits, want 100", got)
 	}
 }
+
+func TestSearchConcurrentAndAllocs(t *testing.T) {
+	bi := benchCorpus(2000)
+	q := bi.questions[0]
+	want := bi.ix.Exhaustive(q, 10, nil)
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			defer func() { done <- true }()
+			for i := range 50 {
+				q := bi.questions[(g*50+i)%len(bi.questions)]
+				got, ex := bi.ix.Search(q, 10, nil), bi.ix.Exhaustive(q, 10, nil)
+				if len(got) != len(ex) || (len(got) > 0 && got[0] != ex[0]) {
+					t.Errorf("%q: %v, want %v", q, got, ex)
+					return
+				}
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	sameHits(t, q, bi.ix.Search(q, 10, nil), want)
+	if raceEnabled {
+		return
+	}
+	if n := testing.AllocsPerRun(50, func() { bi.ix.Search(q, 10, nil) }); n > 1 {
+		t.Errorf("Search allocates %v times, want 1 (its result)", n)
+	}
+}
