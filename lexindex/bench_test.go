@@ -10,11 +10,12 @@ var benchIndexes sync.Map // size -> *benchIndex
 
 type benchIndex struct {
 	ix        *Index
-	questions []string
+	questions []string // content words rare: a uniform draw from the vocabulary
+	common    []string // content words by frequency
 }
 
 // benchCorpus is size synthetic notes over a 50k-word Zipf vocabulary
-// headed by question words, and 256 LoCoMo-like questions.
+// headed by question words, and two sets of 256 LoCoMo-like questions.
 func benchCorpus(size int) *benchIndex {
 	if v, ok := benchIndexes.Load(size); ok {
 		return v.(*benchIndex)
@@ -27,6 +28,7 @@ func benchCorpus(size int) *benchIndex {
 	bi := &benchIndex{ix: ix}
 	for range 256 {
 		bi.questions = append(bi.questions, c.question())
+		bi.common = append(bi.common, c.commonQuestion())
 	}
 	benchIndexes.Store(size, bi)
 	return bi
@@ -35,9 +37,14 @@ func benchCorpus(size int) *benchIndex {
 func BenchmarkSearch(b *testing.B) {
 	for _, size := range []int{10_000, 100_000} {
 		bi := benchCorpus(size)
-		for _, k := range []int{10} {
+		for _, qs := range []string{"rare", "common"} {
+			questions := bi.questions
+			if qs == "common" {
+				questions = bi.common
+			}
+			const k = 10
 			for _, mode := range []string{"pruned", "exhaustive", "pruned-filtered"} {
-				b.Run(fmt.Sprintf("docs=%d/k=%d/%s", size, k, mode), func(b *testing.B) {
+				b.Run(fmt.Sprintf("docs=%d/words=%s/%s", size, qs, mode), func(b *testing.B) {
 					var allow func(string) bool
 					search := bi.ix.SearchStats
 					switch mode {
@@ -50,7 +57,7 @@ func BenchmarkSearch(b *testing.B) {
 					b.ReportAllocs()
 					i := 0
 					for b.Loop() {
-						_, st := search(bi.questions[i%len(bi.questions)], k, allow)
+						_, st := search(questions[i%len(questions)], k, allow)
 						postings += st.Postings
 						matched += st.Matched
 						scored += st.Scored

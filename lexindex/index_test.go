@@ -81,6 +81,24 @@ func (c *corpus) question() string {
 	return strings.Join(ws, " ") + "?"
 }
 
+// commonQuestion is question with its content words drawn by frequency,
+// as a question about the notes mostly is, instead of uniformly (rare).
+func (c *corpus) commonQuestion() string {
+	var ws []string
+	for range 2 + c.r.IntN(4) {
+		ws = append(ws, stopwords[c.r.IntN(len(stopwords))])
+	}
+	for range 1 + c.r.IntN(3) {
+		i := c.zipf.Uint64()
+		for i < uint64(len(stopwords)) {
+			i = c.zipf.Uint64()
+		}
+		ws = append(ws, c.vocab[i])
+	}
+	c.r.Shuffle(len(ws), func(i, j int) { ws[i], ws[j] = ws[j], ws[i] })
+	return strings.Join(ws, " ") + "?"
+}
+
 func (c *corpus) filter() func(string) bool {
 	switch c.r.IntN(5) {
 	case 0:
@@ -210,7 +228,11 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 					t.Fatalf("Len %d, want %d", ix.Len(), len(docs))
 				}
 				for range 25 {
-					q, k, allow := c.question(), []int{1, 3, 5, 10, 50}[c.r.IntN(5)], c.filter()
+					q := c.question()
+					if c.r.IntN(2) == 0 {
+						q = c.commonQuestion()
+					}
+					k, allow := []int{1, 3, 5, 10, 50}[c.r.IntN(5)], c.filter()
 					got, st := ix.SearchStats(q, k, allow)
 					want, _ := ix.ExhaustiveStats(q, k, allow)
 					what := fmt.Sprintf("round %d, %q, k=%d", round, q, k)
