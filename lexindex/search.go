@@ -37,7 +37,7 @@ type Stats struct {
 
 type qterm struct {
 	t   uint32  // term ID
-	idf float64 //
+	idf float64 // FTS5's, floored at 1e-6
 	ub  float64 // bound on the term's score in any document
 }
 
