@@ -1,0 +1,248 @@
+// Package lexindex is an in-memory BM25 index over notes' text: content,
+// context, keywords and tags, tokenised as the store's FTS5 table is (see
+// tokenizer). It answers a query's top k with MaxScore dynamic pruning, so
+// that the question words every note has ("what", "did", "the") cost a few
+// skips instead of a pass over most of the index, with exactly the ranking
+// an exhaustive BM25 gives (Exhaustive is the reference).
+//
+// Scoring is FTS5's bm25() with its default weights: a note is one document
+// across its four fields (term frequencies summed over the fields, length
+// the total of their tokens), k1 = 1.2, b = 0.75, and
+// idf = ln((N - n + 0.5) / (n + 0.5)), floored at 1e-6, so a term in more
+// than half the notes weighs next to nothing. Scores are positive, higher
+// better (FTS5's bm25() is the negation). Statistics are those of this
+// index alone.
+package lexindex
+
+import (
+	"slices"
+)
+
+// Fields are the indexed text of one note.
+type Fields struct {
+	Content, Context string
+	Keywords, Tags   []string
+}
+
+// Hit is one search result.
+type Hit struct {
+	ID    string
+	Score float64
+}
+
+// Index is a BM25 index of documents by ID. Documents get dense numbers
+// in insertion order, so postings are appended in order and stay sorted;
+// a removed or replaced document is a tombstone until a compaction, which
+// runs once a quarter of the numbers are dead.
+//
+// It is not safe for concurrent use, except that Search and Exhaustive
+// may run concurrently with each other: callers lock (like index.Flat).
+type Index struct {
+	termID   map[string]uint32
+	terms    []string // by term ID
+	post     []postings
+	ids      []string // by doc number
+	alive    []bool   // by doc number; false for a tombstone
+	docLen   []uint32
+	docTerms [][]uint32 // distinct term IDs of each live doc, for removal
+	num      map[string]uint32
+	live     int
+	totalLen uint64
+	dead     int
+
+	tok  tokenizer
+	bag  []uint32 // the current document's term IDs, with repeats
+	nums []uint32 // compaction's renumbering
+}
+
+// postings lists the documents holding one term, by doc number, with
+// the term's frequency in each.
+type postings struct {
+	docs []uint32
+	tfs  []uint32
+	df   int // live documents in docs
+	// sky bounds the term's BM25 factor for any average length: the
+	// (tf, length) pairs of its postings that no other pair beats on both
+	// (higher tf, shorter doc), merged pairwise when more than maxSky. It
+	// counts tombstones until a compaction: a bound, never an exact max.
+	sky []tfLen
+}
+
+type tfLen struct{ tf, len uint32 }
+
+const maxSky = 8
+
+// New returns an empty index.
+func New() *Index {
+	return &Index{termID: make(map[string]uint32), num: make(map[string]uint32)}
+}
+
+// Len returns the number of documents.
+func (ix *Index) Len() int { return ix.live }
+
+// Has reports whether id is indexed.
+func (ix *Index) Has(id string) bool { _, ok := ix.num[id]; return ok }
+
+// Upsert adds the document id, or replaces it.
+func (ix *Index) Upsert(id string, f Fields) {
+	ix.Remove(id)
+	ix.bag = ix.bag[:0]
+	add := func(term []byte) {
+		t, ok := ix.termID[string(term)]
+		if !ok {
+			t = uint32(len(ix.terms))
+			s := string(term)
+			ix.termID[s] = t
+			ix.terms = append(ix.terms, s)
+			ix.post = append(ix.post, postings{})
+		}
+		ix.bag = append(ix.bag, t)
+	}
+	ix.tok.each(f.Content, add)
+	ix.tok.each(f.Context, add)
+	for _, s := range f.Keywords {
+		ix.tok.each(s, add)
+	}
+	for _, s := range f.Tags {
+		ix.tok.each(s, add)
+	}
+	d := uint32(len(ix.ids))
+	dl := uint32(len(ix.bag))
+	slices.Sort(ix.bag)
+	distinct := make([]uint32, 0, len(ix.bag))
+	for i := 0; i < len(ix.bag); {
+		t := ix.bag[i]
+		j := i + 1
+		for j < len(ix.bag) && ix.bag[j] == t {
+			j++
+		}
+		p := &ix.post[t]
+		p.docs = append(p.docs, d)
+		p.tfs = append(p.tfs, uint32(j-i))
+		p.df++
+		p.sky = addSky(p.sky, tfLen{uint32(j - i), dl})
+		distinct = append(distinct, t)
+		i = j
+	}
+	ix.ids = append(ix.ids, id)
+	ix.alive = append(ix.alive, true)
+	ix.docLen = append(ix.docLen, dl)
+	ix.docTerms = append(ix.docTerms, distinct)
+	ix.num[id] = d
+	ix.live++
+	ix.totalLen += uint64(dl)
+}
+
+// Remove deletes id, if indexed.
+func (ix *Index) Remove(id string) {
+	d, ok := ix.num[id]
+	if !ok {
+		return
+	}
+	delete(ix.num, id)
+	for _, t := range ix.docTerms[d] {
+		ix.post[t].df--
+	}
+	ix.docTerms[d] = nil
+	ix.alive[d] = false
+	ix.live--
+	ix.totalLen -= uint64(ix.docLen[d])
+	ix.dead++
+	if ix.dead >= 64 && ix.dead*4 >= len(ix.ids) {
+		ix.Compact()
+	}
+}
+
+// Compact drops tombstones: documents are renumbered densely (in the same
+// order, so postings stay sorted), terms no live document holds are
+// forgotten, and the bounds are recomputed from live postings only.
+func (ix *Index) Compact() {
+	if ix.dead == 0 {
+		return
+	}
+	const gone = ^uint32(0)
+	ix.nums = slices.Grow(ix.nums[:0], len(ix.ids))[:len(ix.ids)]
+	n := uint32(0)
+	for d, id := range ix.ids {
+		if !ix.alive[d] {
+			ix.nums[d] = gone
+			continue
+		}
+		ix.nums[d] = n
+		ix.ids[n] = id
+		ix.alive[n] = true
+		ix.docLen[n] = ix.docLen[d]
+		ix.docTerms[n] = ix.docTerms[d]
+		ix.num[id] = n
+		n++
+	}
+	clear(ix.ids[n:])
+	clear(ix.docTerms[n:])
+	ix.ids, ix.alive, ix.docLen, ix.docTerms = ix.ids[:n], ix.alive[:n], ix.docLen[:n], ix.docTerms[:n]
+
+	newID := make([]uint32, len(ix.terms))
+	nt := uint32(0)
+	for t := range ix.terms {
+		p := ix.post[t]
+		if p.df == 0 {
+			delete(ix.termID, ix.terms[t])
+			continue
+		}
+		k := 0
+		p.sky = p.sky[:0]
+		for i, d := range p.docs {
+			nd := ix.nums[d]
+			if nd == gone {
+				continue
+			}
+			p.docs[k], p.tfs[k] = nd, p.tfs[i]
+			p.sky = addSky(p.sky, tfLen{p.tfs[i], ix.docLen[nd]})
+			k++
+		}
+		p.docs, p.tfs = slices.Clip(p.docs[:k]), slices.Clip(p.tfs[:k])
+		newID[t] = nt
+		ix.post[nt] = p
+		ix.terms[nt] = ix.terms[t]
+		ix.termID[ix.terms[nt]] = nt
+		nt++
+	}
+	clear(ix.post[nt:])
+	clear(ix.terms[nt:])
+	ix.post, ix.terms = ix.post[:nt], ix.terms[:nt]
+	for _, ts := range ix.docTerms {
+		for i, t := range ts {
+			ts[i] = newID[t]
+		}
+	}
+	ix.dead = 0
+}
+
+// addSky adds p to the skyline s unless a pair there beats it on both
+// counts, dropping the pairs p beats. Past maxSky pairs, the two closest
+// in tf merge into one that beats both (the higher tf, the shorter
+// length): the bound loosens, never breaks.
+func addSky(s []tfLen, p tfLen) []tfLen {
+	k := 0
+	for _, q := range s {
+		if q.tf >= p.tf && q.len <= p.len {
+			return s
+		}
+		if !(p.tf >= q.tf && p.len <= q.len) {
+			s[k] = q
+			k++
+		}
+	}
+	s = append(s[:k], p)
+	if len(s) <= maxSky {
+		return s
+	}
+	slices.SortFunc(s, func(a, b tfLen) int { return int(a.tf) - int(b.tf) })
+	best := 0
+	for i := 1; i+1 < len(s); i++ {
+		if s[i+1].tf-s[i].tf < s[best+1].tf-s[best].tf {
+			best = i
+		}
+	}
+	s[best] = tfLen{s[best+1].tf, min(s[best].len, s[best+1].len)}
+	return slices.Delete(s, best+1, best+2)
+}

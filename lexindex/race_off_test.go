@@ -1,0 +1,5 @@
+//go:build !race
+
+package lexindex
+
+const raceEnabled = false
