@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -50,11 +49,9 @@ func drain(b *testing.B, n int, workers bool) time.Duration {
 		b.Fatal(err)
 	}
 	defer mem.Close()
-	topics := []string{"painting", "adoption", "camping", "pottery", "a support group", "the violin", "running", "a new job"}
 	reqs := make([]amem.AddRequest, n)
 	for i := range reqs {
-		reqs[i] = amem.AddRequest{Namespace: "drain", Content: fmt.Sprintf("Speaker%d: last week I spent time on %s and %s.",
-			i%2, topics[i%len(topics)], topics[(i*3+1)%len(topics)])}
+		reqs[i] = amem.AddRequest{Namespace: "drain", Content: benchTurn(i)}
 	}
 	if _, err := mem.AddBatch(ctx, reqs); err != nil {
 		b.Fatal(err)

@@ -2,7 +2,6 @@ package local
 
 import (
 	"context"
-	"fmt"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -46,10 +45,7 @@ func BenchmarkAddEmbeddings(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer mem.Close()
-	topics := []string{"painting", "adoption", "camping", "pottery", "a support group", "the violin", "running", "a new job"}
-	text := func(i int) string {
-		return fmt.Sprintf("Speaker%d: last week I spent time on %s and %s.", i%2, topics[i%len(topics)], topics[(i*3+1)%len(topics)])
-	}
+	text := benchTurn
 	for i := range 50 { // a namespace with neighbours to link and evolve
 		if _, err := mem.Add(ctx, amem.AddRequest{Namespace: "e", Content: text(i)}); err != nil {
 			b.Fatal(err)

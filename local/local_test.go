@@ -127,11 +127,10 @@ func BenchmarkAddDefault(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer mem.Close()
-	topics := []string{"painting", "adoption", "camping", "pottery", "a support group", "the violin", "running", "a new job"}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		text := fmt.Sprintf("Speaker%d: last week I spent time on %s and %s.", i%2, topics[i%len(topics)], topics[(i*3+1)%len(topics)])
+		text := benchTurn(i)
 		if _, err := mem.Add(ctx, amem.AddRequest{Namespace: "bench", Content: text}); err != nil {
 			b.Fatal(err)
 		}
@@ -160,4 +159,11 @@ func TestEmbedderUsesItsEndpoint(t *testing.T) {
 	if emb.Dimensions() != 2 || auth != "Bearer sk-emb" || header != "h" {
 		t.Fatalf("%d dimensions, Authorization %q, api-key %q", emb.Dimensions(), auth, header)
 	}
+}
+
+// benchTurn is the i-th of the benchmarks' conversation turns: two
+// speakers, eight topics, so notes have neighbours to link and evolve.
+func benchTurn(i int) string {
+	topics := []string{"painting", "adoption", "camping", "pottery", "a support group", "the violin", "running", "a new job"}
+	return fmt.Sprintf("Speaker%d: last week I spent time on %s and %s.", i%2, topics[i%len(topics)], topics[(i*3+1)%len(topics)])
 }
