@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -42,9 +43,12 @@ func BenchmarkAdd(b *testing.B) {
 	}
 }
 
-// fill stores n notes in one transaction, straight through the store, so
-// that large benchmarks don't spend minutes in setup.
-func fill(b *testing.B, path string, n int) {
+// fill stores n notes in namespace bench in one transaction, straight
+// through the store, so that large benchmarks don't spend minutes in
+// setup.
+func fill(b *testing.B, path string, n int) { fillNS(b, path, "bench", n) }
+
+func fillNS(b *testing.B, path, ns string, n int) {
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, path, nil)
 	if err != nil {
@@ -60,13 +64,13 @@ func fill(b *testing.B, path string, n int) {
 	vecs, _ := emb.Embed(ctx, texts)
 	t0 := time.Date(2023, 1, 1, 0, 0, 0, 0, time.UTC)
 	err = st.Update(ctx, func(tx amem.Tx) error {
-		if err := tx.PutNamespace(amem.NamespaceInfo{Name: "bench", Embedder: emb.Name(), Dimensions: emb.Dimensions(), CreatedAt: t0}); err != nil {
+		if err := tx.PutNamespace(amem.NamespaceInfo{Name: ns, Embedder: emb.Name(), Dimensions: emb.Dimensions(), CreatedAt: t0}); err != nil {
 			return err
 		}
 		for i, text := range texts {
 			ts := t0.Add(time.Duration(i) * time.Minute)
-			id := fmt.Sprintf("01H%023d", i)
-			n := amem.Note{ID: id, Namespace: "bench", Content: text, EventTime: ts, IngestTime: ts, UpdatedAt: ts,
+			id := fmt.Sprintf("01H%03d%020d", len(ns), i) // apart in each namespace the benchmarks use
+			n := amem.Note{ID: id, Namespace: ns, Content: text, EventTime: ts, IngestTime: ts, UpdatedAt: ts,
 				Keywords: []string{}, Tags: []string{}, Embedding: vecs[i], Version: 1,
 				Enrichment: amem.Enrichment{State: amem.EnrichDone}}
 			if err := tx.InsertNote(n); err != nil {
@@ -105,18 +109,22 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-// BenchmarkFirstSearch is a process's first vector search of a
-// namespace: loading its index from the store, then one search. The
-// reference, timed in the same run, is reading every vector out of the
-// store once (Tx.Embeddings) without indexing them.
+// BenchmarkFirstSearch is a process's first hybrid search of a
+// namespace: loading its vector and full-text indexes from the store, then
+// one search. The reference, timed in the same run, is reading every
+// note's vector and text out of the store once (Tx.Changes, as the load
+// does) without indexing them (issue 12 asks for at most 1.5x). The
+// memory the load allocates, garbage included, bounds its peak: alloc/heap
+// is that over the heap the loaded indexes keep.
 func BenchmarkFirstSearch(b *testing.B) {
 	for _, n := range []int{10_000, 100_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			ctx := context.Background()
 			path := filepath.Join(b.TempDir(), "bench.db")
 			fill(b, path, n)
-			req := amem.SearchRequest{Namespace: "bench", Query: "piano concert with family", K: 10, Mode: amem.SearchVector}
+			req := amem.SearchRequest{Namespace: "bench", Query: "piano concert with family", K: 10, Mode: amem.SearchHybrid}
 			var read, first time.Duration
+			var alloc, kept uint64
 			for b.Loop() {
 				st, err := sqlite.Open(ctx, path, nil)
 				if err != nil {
@@ -124,21 +132,79 @@ func BenchmarkFirstSearch(b *testing.B) {
 				}
 				t0 := time.Now()
 				err = st.View(ctx, func(tx amem.Tx) error {
-					return tx.Embeddings("bench", func(string, []float32) error { return nil })
+					return tx.Changes("bench", 0, func(amem.Change) error { return nil })
 				})
 				read += time.Since(t0)
 				st.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
 				mem := openAt(b, path, nil)
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
 				t0 = time.Now()
 				if _, err := mem.Search(ctx, req); err != nil {
 					b.Fatal(err)
 				}
 				first += time.Since(t0)
+				runtime.ReadMemStats(&after)
+				alloc += after.TotalAlloc - before.TotalAlloc
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				kept += after.HeapAlloc - before.HeapAlloc
+				runtime.KeepAlive(mem)
 				mem.Close()
 			}
 			b.ReportMetric(float64(read.Milliseconds())/float64(b.N), "read-ms")
 			b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "first-search-ms")
 			b.ReportMetric(first.Seconds()/read.Seconds(), "first/read")
+			b.ReportMetric(float64(kept)/float64(b.N)/float64(n), "heap-B/note")
+			b.ReportMetric(float64(alloc)/float64(kept), "alloc/heap")
 		})
 	}
+}
+
+// BenchmarkTenantIsolation times hybrid searches of a 500-note namespace
+// alone in its store, and beside a 60k-note namespace whose indexes the
+// same process holds, taking turns (issue 12 asks for at most 1.2x).
+func BenchmarkTenantIsolation(b *testing.B) {
+	ctx := context.Background()
+	alone := filepath.Join(b.TempDir(), "alone.db")
+	fill(b, alone, 500)
+	beside := filepath.Join(b.TempDir(), "beside.db")
+	fillNS(b, beside, "big", 60_000)
+	fill(b, beside, 500)
+	req := amem.SearchRequest{Namespace: "bench", Query: "piano concert with family", K: 10, Mode: amem.SearchHybrid}
+	a, bs := openAt(b, alone, nil), openAt(b, beside, nil)
+	defer a.Close()
+	defer bs.Close()
+	big := req
+	big.Namespace = "big"
+	for _, s := range []struct {
+		mem *amem.Memory
+		req amem.SearchRequest
+	}{{a, req}, {bs, req}, {bs, big}} {
+		if _, err := s.mem.Search(ctx, s.req); err != nil { // loads the indexes
+			b.Fatal(err)
+		}
+	}
+	var ta, tb time.Duration
+	r := rand.New(rand.NewPCG(5, 5))
+	for b.Loop() {
+		req.Query = benchSentence(r)[:40]
+		t0 := time.Now()
+		if _, err := a.Search(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+		ta += time.Since(t0)
+		t0 = time.Now()
+		if _, err := bs.Search(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+		tb += time.Since(t0)
+	}
+	b.ReportMetric(float64(ta.Microseconds())/float64(b.N), "alone-µs")
+	b.ReportMetric(float64(tb.Microseconds())/float64(b.N), "beside-60k-µs")
+	b.ReportMetric(tb.Seconds()/ta.Seconds(), "beside/alone")
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/lexindex"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -215,22 +216,18 @@ func checkFilterOracle(t *testing.T, seed uint64, queries int) {
 		byID[n.ID] = n
 	}
 
-	// The store's own, unfiltered lexical ranking of every note.
-	st, err := sqlite.Open(ctx, path, nil)
-	if err != nil {
-		t.Fatal(err)
+	// The unfiltered lexical ranking of every note: exhaustive BM25 over
+	// an index of its own.
+	ix := lexindex.New()
+	for _, n := range notes {
+		ix.Upsert(n.ID, lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags})
 	}
-	defer st.Close()
 	unfiltered := func(q string) []amem.Scored {
-		var hits []amem.Scored
-		if err := st.View(ctx, func(tx amem.Tx) error {
-			var err error
-			hits, err = tx.LexicalSearch(ns, q, amem.Filter{}, 1<<20)
-			return err
-		}); err != nil {
-			t.Fatal(err)
+		var out []amem.Scored
+		for _, h := range ix.Exhaustive(q, len(notes), nil) {
+			out = append(out, amem.Scored{ID: h.ID, Score: h.Score})
 		}
-		return hits
+		return out
 	}
 	search := func(q string, k int, mode amem.SearchMode, f amem.Filter) []amem.Scored {
 		t.Helper()

@@ -199,12 +199,6 @@ type Tx interface {
 	Embeddings(ns string, fn func(id string, vec []float32) error) error
 	// MatchIDs returns the IDs of notes that pass the filter.
 	MatchIDs(ns string, f Filter) ([]string, error)
-	// LexicalSearch ranks the notes that pass the filter by full-text
-	// relevance (BM25) of their content, context, keywords and tags to
-	// the query, best first, at most limit of them. The filter applies
-	// before the limit, and relevance doesn't depend on it: the result is
-	// the unfiltered ranking with the notes that fail f left out.
-	LexicalSearch(ns, query string, f Filter, limit int) ([]Scored, error)
 
 	// PutLink inserts or replaces the link Source->Target.
 	PutLink(ns string, l Link) error
@@ -274,8 +268,8 @@ type ListQuery struct {
 }
 
 // Filter narrows a search to the notes that pass all of its fields; zero
-// fields don't filter. Stores apply it exactly, inside their ranking
-// (Tx.MatchIDs, Tx.LexicalSearch), never to a truncated window. Memory
+// fields don't filter. Stores say exactly which notes pass it
+// (Tx.MatchIDs), and searches rank only those, never a truncated window. Memory
 // takes at most MaxFilterTerms tags and metadata pairs together.
 type Filter struct {
 	// From and To bound EventTime: From <= t < To; a zero bound is no

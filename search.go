@@ -7,8 +7,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/amem-dev/amem/index"
 )
 
 // SearchMode chooses how direct hits are found.
@@ -126,10 +124,18 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 		return nil, err
 	}
 
-	// The vector ranking scans the index and keeps the allowed IDs, and
-	// so does link expansion; the lexical ranking filters in its query.
+	w := m.opts.LexicalWeight
+	if req.LexicalWeight != 0 {
+		w = req.LexicalWeight
+	}
+	if mode == SearchHybrid && (w < 0 || math.IsNaN(w) || math.IsInf(w, 0)) {
+		return nil, invalidf("lexical weight %v; it must be a positive number", w)
+	}
+
+	// Both rankings and link expansion keep only the notes that pass the
+	// filter: the store says which those are.
 	var allow map[string]bool
-	if !f.IsZero() && (mode != SearchLexical || (perHit > 0 && budget > 0)) {
+	if !f.IsZero() {
 		var ids []string
 		if err := m.view(ctx, func(tx Tx) error {
 			var err error
@@ -147,18 +153,14 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 	var hits []Scored
 	switch mode {
 	case SearchVector:
-		hits, err = m.vectorHits(ctx, req.Namespace, q, k, allow)
+		hits, _, err = m.rank(ctx, req.Namespace, q, k, 0, allow)
 	case SearchLexical:
-		hits, err = m.lexicalHits(ctx, req.Namespace, q, f, k)
+		_, hits, err = m.rank(ctx, req.Namespace, q, 0, k, allow)
 	case SearchHybrid:
-		w := m.opts.LexicalWeight
-		if req.LexicalWeight != 0 {
-			w = req.LexicalWeight
-		}
-		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-			return nil, invalidf("lexical weight %v; it must be a positive number", w)
-		}
-		hits, err = m.hybridHits(ctx, req.Namespace, q, k, w, f, allow)
+		depth := hybridDepth(k)
+		var vec, lex []Scored
+		vec, lex, err = m.rank(ctx, req.Namespace, q, depth, depth, allow)
+		hits = fuse(k, []float64{1, w}, vec, lex)
 	default:
 		return nil, invalidf("search mode %q; use vector, lexical or hybrid", mode)
 	}
@@ -189,63 +191,51 @@ func validFilter(f Filter) (Filter, error) {
 	return f, validMetadata(f.Metadata)
 }
 
-func (m *Memory) vectorHits(ctx context.Context, ns, q string, k int, allow map[string]bool) ([]Scored, error) {
-	vecs, err := m.embed(ctx, []string{q})
-	if err != nil {
-		return nil, err
+// rank returns the namespace's top vecK notes by cosine to the query's
+// embedding and its top lexK by BM25 (none for a zero count), among the
+// notes in allow if it is not nil, both from indexes caught up with every
+// change committed before the call.
+func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow map[string]bool) (vec, lex []Scored, err error) {
+	var qvec []float32
+	if vecK > 0 {
+		vecs, err := m.embed(ctx, []string{q})
+		if err != nil {
+			return nil, nil, err
+		}
+		qvec = vecs[0]
 	}
 	s, err := m.fresh(ctx, ns)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var filter func(string) bool
 	if allow != nil {
 		filter = func(id string) bool { return allow[id] }
 	}
-	hits, err := s.search(vecs[0], k, filter)
-	if err != nil {
-		return nil, err
+	if vecK > 0 {
+		hits, err := s.search(qvec, vecK, filter)
+		if err != nil {
+			return nil, nil, err
+		}
+		vec = make([]Scored, len(hits))
+		for i, h := range hits {
+			vec[i] = Scored{ID: h.ID, Score: float64(h.Score)}
+		}
 	}
-	return fromHits(hits), nil
-}
-
-func fromHits(hits []index.Hit) []Scored {
-	out := make([]Scored, len(hits))
-	for i, h := range hits {
-		out[i] = Scored{ID: h.ID, Score: float64(h.Score)}
+	if lexK > 0 {
+		hits := s.searchText(q, lexK, filter)
+		lex = make([]Scored, len(hits))
+		for i, h := range hits {
+			lex[i] = Scored{ID: h.ID, Score: h.Score}
+		}
 	}
-	return out
-}
-
-func (m *Memory) lexicalHits(ctx context.Context, ns, q string, f Filter, k int) ([]Scored, error) {
-	var hits []Scored
-	err := m.view(ctx, func(tx Tx) error {
-		var err error
-		hits, err = tx.LexicalSearch(ns, q, f, k)
-		return err
-	})
-	return hits, err
+	return vec, lex, nil
 }
 
 // hybridDepth is how deep each ranking is read before fusion: deeper than
 // k so that a note ranked moderately by both can beat one ranked high by
 // only one.
 func hybridDepth(k int) int { return max(k*3, 50) }
-
-// hybridHits fuses the two rankings of the notes that pass the filter
-// (allow is its IDs, for the vector side), each read to the same depth.
-func (m *Memory) hybridHits(ctx context.Context, ns, q string, k int, lexWeight float64, f Filter, allow map[string]bool) ([]Scored, error) {
-	depth := hybridDepth(k)
-	vec, err := m.vectorHits(ctx, ns, q, depth, allow)
-	if err != nil {
-		return nil, err
-	}
-	lex, err := m.lexicalHits(ctx, ns, q, f, depth)
-	if err != nil {
-		return nil, err
-	}
-	return fuse(k, []float64{1, lexWeight}, vec, lex), nil
-}
 
 // FuseRRF merges rankings by reciprocal rank fusion: score(d) = sum over
 // rankings of 1/(60 + rank). Ties break by ID for determinism.

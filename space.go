@@ -7,16 +7,20 @@ import (
 	"sync/atomic"
 
 	"github.com/amem-dev/amem/index"
+	"github.com/amem-dev/amem/lexindex"
 )
 
 // The kernel. The store is the durable truth; each process keeps, per
-// namespace, a vector index that follows the namespace's change feed in
-// the store. Writes commit to the store and nothing else; the index learns
-// of them, this process's and every other process's alike, by catching up
-// with the feed, which every search does before it ranks. So a search sees
-// every change committed before it began, whichever process made it.
+// namespace, a vector index and a full-text index that follow the
+// namespace's change feed in the store. Writes commit to the store and
+// nothing else; the indexes learn of them, this process's and every other
+// process's alike, by catching up with the feed, which every search does
+// before it ranks. So a search sees every change committed before it
+// began, whichever process made it.
 
-// space is one namespace's index, a follower of the namespace's feed.
+// space is one namespace's indexes, a follower of the namespace's feed.
+// The full-text index is the namespace's own, statistics included, so a
+// namespace's ranking and its cost never depend on another's.
 type space struct {
 	ns string
 
@@ -25,9 +29,10 @@ type space struct {
 	// caller's context.
 	turn chan struct{}
 
-	mu  sync.RWMutex // guards idx and seq
+	mu  sync.RWMutex // guards idx, lex and seq
 	idx *index.Flat
-	seq int64 // the feed number idx reflects; -1 until loaded
+	lex *lexindex.Index
+	seq int64 // the feed number the indexes reflect; -1 until loaded
 
 	used atomic.Int64 // last use (a counter tick), for eviction
 }
@@ -39,7 +44,7 @@ type spaces struct {
 	mu     sync.Mutex
 	m      map[string]*space
 	clock  atomic.Int64
-	budget int64 // bytes of vectors
+	budget int64 // bytes of indexes
 }
 
 func newSpaces(budget int64) *spaces {
@@ -132,14 +137,14 @@ func (ss *spaces) forgetIfNever(s *space) {
 	ss.mu.Unlock()
 }
 
-// bytes is the memory the space's vectors hold.
+// bytes is about the memory the space's indexes hold.
 func (s *space) bytes() int64 {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.idx == nil {
 		return 0
 	}
-	return int64(s.idx.Len()) * int64(s.idx.Dim()) * 4
+	return int64(s.idx.Len())*int64(s.idx.Dim())*4 + s.lex.Bytes()
 }
 
 // search ranks the space's vectors against query.
@@ -147,6 +152,18 @@ func (s *space) search(query []float32, k int, allow func(string) bool) ([]index
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.idx.Search(query, k, allow)
+}
+
+// searchText ranks the space's notes by BM25 against query.
+func (s *space) searchText(query string, k int, allow func(string) bool) []lexindex.Hit {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.lex.Search(query, k, allow)
+}
+
+// textOf is what the full-text index holds of a note.
+func textOf(n Note) lexindex.Fields {
+	return lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags}
 }
 
 // fresh returns the namespace's space caught up with every change
@@ -179,11 +196,11 @@ func (m *Memory) advance(ctx context.Context, nss ...string) {
 	}
 }
 
-// catchUp brings the space's index to the feed's head: in one read
-// transaction it reads the head and, if the index is behind, the changes
-// since (or, for an index never loaded or behind the feed's compaction
-// horizon, every vector). The index is swapped or patched only after the
-// read, so searches go on meanwhile.
+// catchUp brings the space's indexes to the feed's head: in one read
+// transaction it reads the head and, if the indexes are behind, the
+// changes since (or, for indexes never loaded or behind the feed's
+// compaction horizon, every note). The indexes are swapped or patched only
+// after the read, so searches go on meanwhile.
 func (m *Memory) catchUp(ctx context.Context, s *space) error {
 	select {
 	case s.turn <- struct{}{}:
@@ -199,6 +216,7 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 	var (
 		head    int64
 		full    *index.Flat
+		fullLex *lexindex.Index
 		changes []Change
 	)
 	err := m.view(ctx, func(tx Tx) error {
@@ -224,10 +242,22 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 				return err
 			}
 			full.Grow(st.Notes)
-			return tx.Embeddings(s.ns, full.Upsert)
+			fullLex = lexindex.New()
+			return tx.Changes(s.ns, 0, func(c Change) error {
+				if c.Deleted {
+					return nil
+				}
+				fullLex.Upsert(c.ID, textOf(c.Note))
+				if len(c.Note.Embedding) == 0 {
+					return nil
+				}
+				return full.Upsert(c.ID, c.Note.Embedding)
+			})
 		}
 		return tx.Changes(s.ns, seq, func(c Change) error {
-			c.Note = Note{Embedding: append([]float32(nil), c.Note.Embedding...)}
+			n := c.Note
+			c.Note = Note{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags,
+				Embedding: append([]float32(nil), n.Embedding...)}
 			changes = append(changes, c)
 			return nil
 		})
@@ -239,10 +269,16 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 	s.mu.Lock()
 	switch {
 	case full != nil:
-		s.idx = full
+		s.idx, s.lex = full, fullLex
 	case len(changes) > 0:
 		for _, c := range changes {
-			if c.Deleted || len(c.Note.Embedding) == 0 {
+			if c.Deleted {
+				s.idx.Remove(c.ID)
+				s.lex.Remove(c.ID)
+				continue
+			}
+			s.lex.Upsert(c.ID, textOf(c.Note))
+			if len(c.Note.Embedding) == 0 {
 				s.idx.Remove(c.ID)
 				continue
 			}

@@ -163,10 +163,7 @@ func naive(docs map[string]Fields, query string, k int, allow func(string) bool)
 				continue
 			}
 			matched = true
-			idf := math.Log((n - float64(df[t]) + 0.5) / (float64(df[t]) + 0.5))
-			if idf <= 0 {
-				idf = 1e-6
-			}
+			idf := math.Log(1 + (n-float64(df[t])+0.5)/(float64(df[t])+0.5))
 			s += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(d.len)/avgdl))
 		}
 		if matched && (allow == nil || allow(id)) {

@@ -14,7 +14,7 @@ const (
 )
 
 // maxQueryTerms bounds the distinct indexed terms a query uses, as the
-// store bounds its FTS5 queries, so a pasted document costs a bounded
+// store bounded its FTS5 queries, so a pasted document costs a bounded
 // query (and a contribution set fits a uint64 mask).
 const maxQueryTerms = 64
 
@@ -37,7 +37,7 @@ type Stats struct {
 
 type qterm struct {
 	t   uint32  // term ID
-	idf float64 // FTS5's, floored at 1e-6
+	idf float64 // Lucene's: see the package comment
 	ub  float64 // bound on the term's score in any document
 }
 
@@ -100,10 +100,7 @@ func (ix *Index) prepare(s *searcher, query string) (kA, kB float64) {
 			}
 		}
 		df := float64(ix.post[t].df)
-		idf := math.Log((n - df + 0.5) / (df + 0.5))
-		if idf <= 0 {
-			idf = 1e-6 // FTS5's floor
-		}
+		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
 		f := 0.0
 		for _, p := range ix.post[t].sky {
 			f = max(f, tfNorm(p.tf, kA+kB*float64(p.len)))

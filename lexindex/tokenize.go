@@ -7,7 +7,7 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// tokenizer splits text into terms the way the store's FTS5 table does
+// tokenizer splits text into terms the way SQLite FTS5's porter tokenizer does
 // ('porter unicode61 remove_diacritics 2'): words are runs of letters,
 // numbers, marks and private-use characters; each is lowercased, loses its
 // diacritics and is Porter-stemmed. It reuses its buffers, so one belongs

@@ -144,56 +144,6 @@ func BenchmarkGetNoteParallel(b *testing.B) {
 	}
 }
 
-// BenchmarkLexicalSearch runs a three-word query for the top 10.
-func BenchmarkLexicalSearch(b *testing.B) {
-	for _, size := range []int{1000, 10000} {
-		b.Run(fmt.Sprint(size), func(b *testing.B) {
-			s := mustOpen(b, tempPath(b), nil)
-			fill(b, s, size)
-			ctx := context.Background()
-			r := rand.New(rand.NewPCG(5, 6))
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				q := benchWords[r.IntN(len(benchWords))] + " " + benchWords[r.IntN(len(benchWords))] + " zebra"
-				if err := s.View(ctx, func(tx amem.Tx) error {
-					_, err := tx.LexicalSearch("bench", q, amem.Filter{}, 10)
-					return err
-				}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
-// BenchmarkLexicalSearchFiltered runs the query of BenchmarkLexicalSearch
-// over 10k notes with a filter: one tag (about 4% of the notes pass) or
-// one metadata pair (all of them pass).
-func BenchmarkLexicalSearchFiltered(b *testing.B) {
-	s := mustOpen(b, tempPath(b), nil)
-	fill(b, s, 10000)
-	for name, f := range map[string]amem.Filter{
-		"tag":      {Tags: []string{benchWords[7]}},
-		"metadata": {Metadata: map[string]string{"m": "v"}},
-	} {
-		b.Run(name, func(b *testing.B) {
-			ctx := context.Background()
-			r := rand.New(rand.NewPCG(5, 6))
-			b.ReportAllocs()
-			for b.Loop() {
-				q := benchWords[r.IntN(len(benchWords))] + " " + benchWords[r.IntN(len(benchWords))] + " zebra"
-				if err := s.View(ctx, func(tx amem.Tx) error {
-					_, err := tx.LexicalSearch("bench", q, f, 10)
-					return err
-				}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}
-
 // BenchmarkEmbeddings streams every vector of a namespace.
 func BenchmarkEmbeddings(b *testing.B) {
 	s := mustOpen(b, tempPath(b), nil)

@@ -117,7 +117,7 @@ func TestCheckSound(t *testing.T) {
 	path := seedCheck(t)
 	r, faults := mustCheck(t, path)
 	wantFaults(t, faults)
-	if r.Namespaces != 2 || r.Notes != 4 || r.Versions != 6 || r.Links != 2 || r.IndexRows != 4 {
+	if r.Namespaces != 2 || r.Notes != 4 || r.Versions != 6 || r.Links != 2 {
 		t.Fatalf("counts %+v", r)
 	}
 	// Check changes nothing, and the store still opens and checks clean.
@@ -199,55 +199,11 @@ func TestCheckNamespaces(t *testing.T) {
 func TestCheckNoteFields(t *testing.T) {
 	path := seedCheck(t)
 	rawExec(t, path,
-		// Triggers would re-index the text; the keywords' words vanish
-		// from the index too, which the fulltext check then reports.
-		`DROP TRIGGER notes_fts_update`,
 		`UPDATE notes SET keywords = '{"not": "a list"}', metadata = 'nonsense' WHERE id = 'a2'`,
 	)
 	_, faults := mustCheck(t, path)
 	wantFaults(t, faults,
 		"notes: note a2 (namespace a): its keywords are a JSON object, not an array; its metadata are not valid JSON",
-		"fulltext: trigger notes_fts_update is missing: edits don't reach the full-text index",
-		"fulltext: note a2 (namespace a): the index counts 3 1 1 1 words (content, context, keywords, tags), its text 3 1 2 1; indexed words its text lacks: k; words of its text missing from the index: a list",
-	)
-}
-
-// seq returns a note's rowid, which the full-text index knows it by.
-func seq(t *testing.T, path, id string) int64 {
-	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	var n int64
-	if err := db.QueryRow(`SELECT seq FROM notes WHERE id = ?`, id).Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func TestCheckFulltext(t *testing.T) {
-	path := seedCheck(t)
-	a1, a2, a3 := seq(t, path, "a1"), seq(t, path, "a2"), seq(t, path, "a3")
-	rawExec(t, path,
-		// a1: no index row.
-		fmt.Sprintf(`DELETE FROM notes_fts WHERE rowid = %d`, a1),
-		// a2: as many words as its text, but other ones.
-		fmt.Sprintf(`DELETE FROM notes_fts WHERE rowid = %d`, a2),
-		fmt.Sprintf(`INSERT INTO notes_fts (rowid, content, context, keywords, tags) VALUES (%d, 'Bob prefers water', 'c', 'k', 't')`, a2),
-		// a3: a word more in its content than its text holds.
-		fmt.Sprintf(`DELETE FROM notes_fts WHERE rowid = %d`, a3),
-		fmt.Sprintf(`INSERT INTO notes_fts (rowid, content, context, keywords, tags) VALUES (%d, 'The meeting moved to Paris today', 'c', 'k', 't')`, a3),
-		// An index row without a note.
-		`INSERT INTO notes_fts (rowid, content, context, keywords, tags) VALUES (9999, 'orphan words', '', '', '')`,
-	)
-	_, faults := mustCheck(t, path)
-	wantFaults(t, faults,
-		"fulltext: note a1 (namespace a): it has no row in the full-text index",
-		"fulltext: note a2 (namespace a): indexed words its text lacks: water; words of its text missing from the index: coffe",
-		"fulltext: note a3 (namespace a): the index counts 6 1 1 1 words (content, context, keywords, tags), its text 5 1 1 1; indexed words its text lacks: todai",
-		"fulltext: index row 9999: it belongs to no note; indexed words its text lacks: orphan word",
 	)
 }
 

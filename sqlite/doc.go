@@ -29,7 +29,9 @@
 // copies, cost the same; CPU-bound SQL runs 1.3-1.9x slower in translated
 // C. Against the model calls around every amem write (hundreds of
 // milliseconds) and the vector search itself, that is noise, while cgo
-// would cost every user of the library a C toolchain.
+// would cost every user of the library a C toolchain. (Full-text search
+// has since moved out of SQLite into each process, so the FTS5 rows are
+// history.)
 //
 // # Durability
 //
@@ -73,18 +75,17 @@
 // UTC, with NULL for the zero time, so only times between the years 1678
 // and 2261 can be stored (others are amem.ErrInvalid). Embeddings are
 // little-endian float32 BLOBs; keywords, tags and metadata JSON text.
-// Full-text search is an FTS5 table (porter stemming over unicode61 with
-// diacritics removed) over content, context, keywords and tags, kept in
-// step with notes by triggers. Its BM25 statistics are over all
-// namespaces together: a namespace's rankings depend slightly on the
-// others' word frequencies, never its results.
+// There is no full-text index in the file (migration 5 dropped the FTS5
+// table the first versions kept): each process indexes a namespace's text
+// itself (package lexindex), following the change feed, as it does its
+// vectors.
 //
 // # Damage and health
 //
 // Open walks every table and index b-tree (walkBtrees: 20-50 ms for
 // 10,000 notes) and refuses a damaged file with ErrDamaged, naming what
 // is damaged and 'amem check'. Check verifies everything, SQLite's
-// integrity check, history, links, the full-text index and namespaces,
+// integrity check, history, links, the change feed and namespaces,
 // without changing the file, and reads files Open refuses.
 //
 // Store.Health (amem.HealthChecker) says whether the database can take

@@ -77,8 +77,8 @@ func decodeVector(dst []float32, b []byte) ([]float32, error) {
 	return dst, nil
 }
 
-// marshalJSON encodes v without escaping <, > and &, so that the text the
-// full-text index sees is the text the caller wrote.
+// marshalJSON encodes v without escaping <, > and &, so that the stored
+// text is the text the caller wrote.
 func marshalJSON(v any) (string, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

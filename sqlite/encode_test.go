@@ -4,10 +4,8 @@ import (
 	"database/sql"
 	"math"
 	"slices"
-	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func TestVectorRoundTrip(t *testing.T) {
@@ -105,57 +103,4 @@ func TestJSONLists(t *testing.T) {
 	if got := tagKeys([]string{"Work", "WORK", "Ärger", "home"}); !slices.Equal(got, []string{"work", "ärger", "home"}) {
 		t.Errorf("tagKeys = %q", got)
 	}
-}
-
-func TestFTSQuery(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                       "",
-		"  ":                     "",
-		`"`:                      "",
-		"NEAR(":                  `"near"`,
-		"Fox AND dog":            `"fox" OR "and" OR "dog"`,
-		"fox fox FOX":            `"fox"`,
-		`content:fox* -"dog"`:    `"content" OR "fox" OR "dog"`,
-		"🦊 naïve café":           `"naïve" OR "café"`,
-		"e\u0301":                "\"e\u0301\"",
-		"l'été":                  `"l" OR "été"`,
-		"x\xffy":                 `"x" OR "y"`,
-		"a_b-c.d":                `"a" OR "b" OR "c" OR "d"`,
-		"東京タワー":                  `"東京タワー"`,
-		"3.14 and 42":            `"3" OR "14" OR "and" OR "42"`,
-		strings.Repeat("ab ", 3): `"ab"`,
-	} {
-		if got := ftsQuery(in); got != want {
-			t.Errorf("ftsQuery(%q) = %s, want %s", in, got, want)
-		}
-	}
-	var many []string
-	for i := 0; i < 2*maxQueryTerms; i++ {
-		many = append(many, strings.Repeat("x", i+1))
-	}
-	if got := strings.Count(ftsQuery(strings.Join(many, " ")), " OR "); got != maxQueryTerms-1 {
-		t.Errorf("%d terms reached the query, want %d", got+1, maxQueryTerms)
-	}
-}
-
-// FuzzFTSQuery checks that any text becomes a query of quoted words only:
-// no quote inside a term, nothing outside the terms but OR.
-func FuzzFTSQuery(f *testing.F) {
-	for _, s := range []string{`"`, `a "b" c`, "NEAR(a b)", "a*", "\xff", "e\u0301", "{a b}: c", "a^b"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		q := ftsQuery(s)
-		if q == "" {
-			return
-		}
-		if !utf8.ValidString(q) {
-			t.Fatalf("query %q is not UTF-8", q)
-		}
-		for _, term := range strings.Split(q, " OR ") {
-			if len(term) < 3 || term[0] != '"' || term[len(term)-1] != '"' || strings.Contains(term[1:len(term)-1], `"`) {
-				t.Fatalf("ftsQuery(%q) = %q: bad term %q", s, q, term)
-			}
-		}
-	})
 }

@@ -22,7 +22,19 @@ var migrations = []string{
 	migration2,
 	migration3,
 	migration4,
+	migration5,
 }
+
+// migration5 drops the full-text index: each process now keeps its own
+// per namespace (package lexindex), following the change feed, so that
+// ranking is the same on every store and one namespace's statistics and
+// cost never depend on another's. Writes no longer feed an FTS5 table.
+const migration5 = `
+DROP TRIGGER notes_fts_insert;
+DROP TRIGGER notes_fts_delete;
+DROP TRIGGER notes_fts_update;
+DROP TABLE notes_fts;
+`
 
 // migration4 adds the change feed, the enrichment queue and claims.
 //

@@ -331,8 +331,7 @@ const (
 )
 
 // DeleteNote removes a note and leaves a tombstone in the change feed;
-// foreign keys cascade to its links, both ways, and its versions, and a
-// trigger removes it from the full-text index.
+// foreign keys cascade to its links, both ways, and its versions.
 func (t *tx) DeleteNote(ns, id string) error {
 	res, err := t.exec(deleteNote, ns, id)
 	if err != nil {

@@ -9,9 +9,8 @@ import (
 )
 
 // filterSQL returns the conditions, each led by " AND ", that pass the
-// notes (table alias n) that pass f, with their arguments; MatchIDs and
-// LexicalSearch both filter with it, so they agree on what passes. none is
-// true when no note can pass. Its semantics, which amem.Filter documents:
+// notes (table alias n) that pass f, with their arguments. none is true
+// when no note can pass. Its semantics, which amem.Filter documents:
 //
 //   - From <= EventTime < To, where a zero bound is no bound; a note with a
 //     zero EventTime passes no bounded range. Bounds beyond what a time
@@ -79,57 +78,6 @@ func (t *tx) MatchIDs(ns string, f amem.Filter) ([]string, error) {
 		return nil, fmt.Errorf("match: %w", err)
 	}
 	return ids, nil
-}
-
-// The lexical search query: lexicalHead, the filter's conditions, then
-// lexicalTail. bm25() is lower-better; its statistics (document
-// frequencies, average length) are those of the whole index, every
-// namespace together, so a filter changes which notes rank, never their
-// order.
-const (
-	lexicalHead = `SELECT n.id, bm25(notes_fts) AS score FROM notes_fts
-JOIN notes n ON n.seq = notes_fts.rowid
-WHERE notes_fts MATCH ? AND n.ns = ?`
-	lexicalTail = `
-ORDER BY score, n.id LIMIT ?`
-	// lexicalSearch, unfiltered, is the statement prepared at Open.
-	lexicalSearch = lexicalHead + lexicalTail
-)
-
-// LexicalSearch returns up to limit notes of ns that pass f and share a
-// word with query (after Porter stemming, case and diacritic folding),
-// best first, scored by -BM25 so that higher is better. The filter is part
-// of the ranking query, so the limit counts only notes that pass it. Any
-// text is a valid query: it is reduced to its words (see ftsQuery), and
-// one without words matches nothing. A limit below 1 is amem.ErrInvalid.
-func (t *tx) LexicalSearch(ns, query string, f amem.Filter, limit int) ([]amem.Scored, error) {
-	if limit < 1 {
-		return nil, fmt.Errorf("lexical search: %w: limit %d", amem.ErrInvalid, limit)
-	}
-	out := []amem.Scored{}
-	match := ftsQuery(query)
-	cond, fargs, none := filterSQL(f)
-	if match == "" || none {
-		return out, nil
-	}
-	args := append(append([]any{match, ns}, fargs...), limit)
-	rows, err := t.query(lexicalHead+cond+lexicalTail, args...)
-	if err != nil {
-		return nil, fmt.Errorf("lexical search: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var s amem.Scored
-		if err := rows.Scan(&s.ID, &s.Score); err != nil {
-			return nil, fmt.Errorf("lexical search: %w", err)
-		}
-		s.Score = -s.Score
-		out = append(out, s)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("lexical search: %w", err)
-	}
-	return out, nil
 }
 
 // selectEmbeddings walks notes_ns_id: ID order, which is about insertion

@@ -132,13 +132,6 @@ func TestReopen(t *testing.T) {
 		if len(u) != 1 || u[0].PromptTokens != 9 {
 			t.Errorf("usage after reopen = %+v", u)
 		}
-		hits, err := tx.LexicalSearch("ns", "second", amem.Filter{}, 10)
-		if err != nil {
-			return err
-		}
-		if len(hits) != 1 || hits[0].ID != b.ID {
-			t.Errorf("search after reopen = %+v", hits)
-		}
 		return nil
 	})
 	if err != nil {
@@ -256,7 +249,6 @@ func TestInvalidInput(t *testing.T) {
 			return tx.PutLink("ns", amem.Link{Source: a.ID, Target: b.ID, Strength: math.NaN()})
 		}},
 		{"negative list limit", func(tx amem.Tx) error { _, err := tx.ListNotes("ns", amem.ListQuery{Limit: -1}); return err }},
-		{"zero search limit", func(tx amem.Tx) error { _, err := tx.LexicalSearch("ns", "a", amem.Filter{}, 0); return err }},
 		{"empty namespace name", func(tx amem.Tx) error { return tx.PutNamespace(amem.NamespaceInfo{}) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -292,78 +284,6 @@ func TestListLimits(t *testing.T) {
 			return nil
 		})
 	}
-}
-
-func TestLexicalFolding(t *testing.T) {
-	s := mustOpen(t, tempPath(t), nil)
-	ctx := context.Background()
-	id := ids(2)
-	if err := s.Update(ctx, func(tx amem.Tx) error {
-		return errors.Join(
-			tx.InsertNote(testNote("ns", id[0], "Un café à Zürich, running late")),
-			tx.InsertNote(testNote("ns", id[1], "東京 タワー")),
-		)
-	}); err != nil {
-		t.Fatal(err)
-	}
-	for q, want := range map[string]string{
-		"CAFE": id[0], "zurich": id[0], "Cafe\u0301": id[0], "runs": id[0], "東京": id[1],
-	} {
-		_ = s.View(ctx, func(tx amem.Tx) error {
-			hits, err := tx.LexicalSearch("ns", q, amem.Filter{}, 5)
-			if err != nil || len(hits) != 1 || hits[0].ID != want {
-				t.Errorf("search %q = %+v, %v; want %s", q, hits, err, want)
-			}
-			return nil
-		})
-	}
-}
-
-// TestFTSIntegrity churns notes, then asks FTS5 to check its index.
-func TestFTSIntegrity(t *testing.T) {
-	path := tempPath(t)
-	s := mustOpen(t, path, nil)
-	ctx := context.Background()
-	id := ids(50)
-	for round := 0; round < 3; round++ {
-		if err := s.Update(ctx, func(tx amem.Tx) error {
-			for i, id := range id {
-				n := testNote("ns", id, fmt.Sprintf("round %d note %d words w%d", round, i, i%7))
-				n.Keywords = []string{fmt.Sprint("kw", round)}
-				var err error
-				switch {
-				case round == 0:
-					err = tx.InsertNote(n)
-				case i%3 == 0:
-					err = tx.DeleteNote("ns", id)
-					if err == nil {
-						err = tx.InsertNote(n)
-					}
-				default:
-					err = tx.UpdateNote(n, n.Version)
-				}
-				if err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	db := rawDB(t, path)
-	if _, err := db.Exec(`INSERT INTO notes_fts (notes_fts, rank) VALUES ('integrity-check', 0)`); err != nil {
-		t.Errorf("FTS integrity check: %v", err)
-	}
-	_ = s.View(ctx, func(tx amem.Tx) error {
-		for q, want := range map[string]int{"round": 50, "kw2": 50, "kw1": 0, "w3": 7} {
-			hits, err := tx.LexicalSearch("ns", q, amem.Filter{}, 100)
-			if err != nil || len(hits) != want {
-				t.Errorf("search %q: %d hits, %v; want %d", q, len(hits), err, want)
-			}
-		}
-		return nil
-	})
 }
 
 // TestTwoStores opens the same file twice, as two processes would, and
@@ -499,27 +419,4 @@ func TestCrash(t *testing.T) {
 		}
 	}
 	t.Logf("%d acknowledged, %d stored", len(acked), len(stored))
-}
-
-// FuzzLexicalSearch runs arbitrary text as a query against a real index:
-// no text may make it fail.
-func FuzzLexicalSearch(f *testing.F) {
-	for _, q := range []string{`"`, `NEAR(a b`, `a AND`, `*`, `{content}:x`, "\xff", `a"b`, `-x`, `^`} {
-		f.Add(q)
-	}
-	s := mustOpen(f, tempPath(f), nil)
-	ctx := context.Background()
-	if err := s.Update(ctx, func(tx amem.Tx) error {
-		return tx.InsertNote(testNote("ns", ids(1)[0], "the quick brown fox near the lazy dog"))
-	}); err != nil {
-		f.Fatal(err)
-	}
-	f.Fuzz(func(t *testing.T, q string) {
-		if err := s.View(ctx, func(tx amem.Tx) error {
-			_, err := tx.LexicalSearch("ns", q, amem.Filter{}, 10)
-			return err
-		}); err != nil {
-			t.Fatalf("LexicalSearch(%q): %v", q, err)
-		}
-	})
 }

@@ -26,7 +26,7 @@ var readQueries = []string{
 	selectVersion, selectFeed, selectChanged, selectTombstones,
 	noteIDsByContent, noteIDsByContentAt,
 	selectLinksOf, selectLinkEnds,
-	lexicalSearch, selectEmbeddings,
+	selectEmbeddings,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,
 }
 

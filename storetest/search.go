@@ -1,8 +1,11 @@
 package storetest
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"slices"
 	"strconv"
 	"strings"
@@ -73,23 +76,65 @@ func testMatchIDs(t *testing.T, s amem.Store) {
 	}
 }
 
-func lexical(t *testing.T, s amem.Store, ns, q string, limit int) []amem.Scored {
-	t.Helper()
-	return lexicalIn(t, s, ns, q, amem.Filter{}, limit)
+// Full-text search is Memory's (an index per namespace in each process,
+// following the store's change feed), so the lexical tests search through
+// a Memory over the store: they check that the store feeds it every note's
+// text, changes and deletions included, and that filters pass exactly the
+// notes MatchIDs passes.
+
+// fourDims embeds nothing a lexical test asks about; it only matches the
+// dimensions of newNote's vectors.
+type fourDims struct{}
+
+func (fourDims) Name() string    { return "storetest-4" }
+func (fourDims) Dimensions() int { return 4 }
+func (fourDims) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	out := make([][]float32, len(texts))
+	for i := range out {
+		out[i] = []float32{1, 0, 0, 0}
+	}
+	return out, nil
 }
 
-func lexicalIn(t *testing.T, s amem.Store, ns, q string, f amem.Filter, limit int) []amem.Scored {
+// memoryOver opens a Memory over s, left open: closing it would close s.
+func memoryOver(t *testing.T, s amem.Store) *amem.Memory {
 	t.Helper()
-	var hits []amem.Scored
-	view(t, s, func(tx amem.Tx) error {
-		var err error
-		hits, err = tx.LexicalSearch(ns, q, f, limit)
-		return err
-	})
+	m, err := amem.Open(t.Context(), s, &amem.Options{Embedder: fourDims{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func lexical(t *testing.T, m *amem.Memory, ns, q string, limit int) []amem.Scored {
+	t.Helper()
+	return lexicalIn(t, m, ns, q, amem.Filter{}, limit)
+}
+
+func lexicalIn(t *testing.T, m *amem.Memory, ns, q string, f amem.Filter, limit int) []amem.Scored {
+	t.Helper()
+	hits, err := lexicalErr(m, ns, q, f, limit)
+	if err != nil {
+		t.Fatalf("lexical search %q, %+v: %v", q, f, err)
+	}
 	return hits
 }
 
+func lexicalErr(m *amem.Memory, ns, q string, f amem.Filter, limit int) ([]amem.Scored, error) {
+	res, err := m.Search(context.Background(), amem.SearchRequest{Namespace: ns, Query: q, K: limit,
+		Mode: amem.SearchLexical, Filter: f, LinksPerHit: -1})
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]amem.Scored, len(res))
+	for i, r := range res {
+		hits[i] = amem.Scored{ID: r.Note.ID, Score: r.Score}
+	}
+	return hits, nil
+}
+
 func testLexicalSearch(t *testing.T, s amem.Store) {
+	m := memoryOver(t, s)
 	ns := newNS("lex")
 	short := newNote(ns, "The fox jumped.")
 	long := newNote(ns, "A long note about the river, the mountains, the valley, the weather and the fox that was seen once near the old mill by the farmer's daughter")
@@ -100,7 +145,7 @@ func testLexicalSearch(t *testing.T, s amem.Store) {
 	}
 	insert(t, s, short, long, plural, other)
 
-	hits := lexical(t, s, ns, "fox", 10)
+	hits := lexical(t, m, ns, "fox", 10)
 	got := scoredIDs(hits)
 	if !slices.Contains(got, short.ID) || !slices.Contains(got, long.ID) {
 		t.Fatalf("search for fox: %v, want %s and %s", got, short.ID, long.ID)
@@ -119,20 +164,20 @@ func testLexicalSearch(t *testing.T, s amem.Store) {
 	if slices.Index(got, short.ID) > slices.Index(got, long.ID) {
 		t.Errorf("BM25 should prefer the short note: %+v", hits)
 	}
-	if !slices.Contains(scoredIDs(lexical(t, s, ns, "FOX", 10)), short.ID) {
+	if !slices.Contains(scoredIDs(lexical(t, m, ns, "FOX", 10)), short.ID) {
 		t.Errorf("search is case-sensitive")
 	}
-	if !slices.Contains(scoredIDs(lexical(t, s, ns, "foxes", 10)), short.ID) {
+	if !slices.Contains(scoredIDs(lexical(t, m, ns, "foxes", 10)), short.ID) {
 		t.Errorf("search does not stem: foxes did not find fox")
 	}
 	// Any word may match.
-	if got := scoredIDs(lexical(t, s, ns, "badger mill", 10)); !slices.Contains(got, plural.ID) || !slices.Contains(got, long.ID) {
+	if got := scoredIDs(lexical(t, m, ns, "badger mill", 10)); !slices.Contains(got, plural.ID) || !slices.Contains(got, long.ID) {
 		t.Errorf("search for badger mill: %v, want %s and %s", got, plural.ID, long.ID)
 	}
-	if got := lexical(t, s, ns, "fox", 1); len(got) != 1 {
+	if got := lexical(t, m, ns, "fox", 1); len(got) != 1 {
 		t.Errorf("limit 1: %d hits", len(got))
 	}
-	if got := lexical(t, s, ns, "zyzzyva", 10); len(got) != 0 {
+	if got := lexical(t, m, ns, "zyzzyva", 10); len(got) != 0 {
 		t.Errorf("search for an absent word: %+v", got)
 	}
 }
@@ -142,6 +187,7 @@ func testLexicalSearch(t *testing.T, s amem.Store) {
 // many better-ranked notes fail it, in the order (and with the scores) the
 // unfiltered ranking gives them.
 func testLexicalSearchFilter(t *testing.T, s amem.Store) {
+	m := memoryOver(t, s)
 	ns := newNS("lexfilter")
 	day := func(i int) time.Time { return base.Add(time.Duration(i) * 24 * time.Hour) }
 	var notes, rare, ranged []amem.Note
@@ -171,7 +217,7 @@ func testLexicalSearchFilter(t *testing.T, s amem.Store) {
 	untimed.EventTime, untimed.Tags = time.Time{}, []string{"rare"}
 	insert(t, s, append(append(append(notes, rare...), ranged...), untimed)...)
 
-	all := lexical(t, s, ns, "garden", 10000)
+	all := lexical(t, m, ns, "garden", amem.MaxK)
 	if len(all) != len(notes)+len(rare)+len(ranged)+1 {
 		t.Fatalf("unfiltered search for garden: %d hits, want %d", len(all), len(notes)+len(rare)+len(ranged)+1)
 	}
@@ -214,7 +260,7 @@ func testLexicalSearchFilter(t *testing.T, s amem.Store) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, limit := range []int{1, 3, 10, 1000} {
-				got := lexicalIn(t, s, ns, "garden", tc.f, limit)
+				got := lexicalIn(t, m, ns, "garden", tc.f, limit)
 				if w := want(tc.f, limit); !slices.Equal(got, w) {
 					t.Errorf("LexicalSearch(garden, %+v, %d) = %v,\nwant the unfiltered ranking's %v", tc.f, limit, got, w)
 				}
@@ -228,20 +274,22 @@ func testLexicalSearchFilter(t *testing.T, s amem.Store) {
 	}
 
 	// However many terms a filter has, it is no error: a store must not
-	// build an expression that grows with them.
+	// build an expression that grows with them (Memory takes at most
+	// MaxFilterTerms; other callers of a store may not bound them).
 	many := amem.Filter{Tags: slices.Repeat([]string{"RARE", "rare"}, 500)}
-	if got := sorted(scoredIDs(lexicalIn(t, s, ns, "garden", many, 10))); !slices.Equal(got, ids(append(slices.Clone(rare), untimed)...)) {
-		t.Errorf("1000 copies of the tag rare: %v", got)
-	}
+	view(t, s, func(tx amem.Tx) error {
+		got, err := tx.MatchIDs(ns, many)
+		if err != nil || !slices.Equal(sorted(got), ids(append(slices.Clone(rare), untimed)...)) {
+			t.Errorf("1000 copies of the tag rare: %v, %v", got, err)
+		}
+		return nil
+	})
 	many = amem.Filter{Tags: make([]string, 1000), Metadata: map[string]string{}}
 	for i := range many.Tags {
 		many.Tags[i] = fmt.Sprintf("tag%d", i)
 		many.Metadata[fmt.Sprintf("key%d", i)] = "v"
 	}
 	view(t, s, func(tx amem.Tx) error {
-		if got, err := tx.LexicalSearch(ns, "garden", many, 10); err != nil || len(got) != 0 {
-			t.Errorf("a filter of 1000 tags and 1000 pairs: %v, %v; want nothing", got, err)
-		}
 		if got, err := tx.MatchIDs(ns, many); err != nil || len(got) != 0 {
 			t.Errorf("MatchIDs with 1000 tags and 1000 pairs: %v, %v; want nothing", got, err)
 		}
@@ -250,6 +298,7 @@ func testLexicalSearchFilter(t *testing.T, s amem.Store) {
 }
 
 func testLexicalSearchFields(t *testing.T, s amem.Store) {
+	m := memoryOver(t, s)
 	ns := newNS("lexf")
 	n := newNote(ns, "plain content")
 	n.Keywords = []string{"quokka"}
@@ -257,7 +306,7 @@ func testLexicalSearchFields(t *testing.T, s amem.Store) {
 	n.Context = "discusses a platypus"
 	insert(t, s, n)
 	for _, q := range []string{"plain", "quokka", "wombat", "platypus"} {
-		if got := scoredIDs(lexical(t, s, ns, q, 10)); !slices.Equal(got, []string{n.ID}) {
+		if got := scoredIDs(lexical(t, m, ns, q, 10)); !slices.Equal(got, []string{n.ID}) {
 			t.Errorf("search for %q: %v, want [%s]", q, got, n.ID)
 		}
 	}
@@ -275,40 +324,45 @@ var hostileQueries = []string{
 }
 
 func testLexicalSearchHostile(t *testing.T, s amem.Store) {
+	m := memoryOver(t, s)
 	ns := newNS("hostile")
 	fox := newNote(ns, "the quick brown fox and the lazy dog")
 	insert(t, s, fox)
 	for _, q := range hostileQueries {
-		view(t, s, func(tx amem.Tx) error {
-			hits, err := tx.LexicalSearch(ns, q, amem.Filter{}, 10)
-			if err != nil {
-				t.Errorf("LexicalSearch(%q): %v", q, err)
+		hits, err := lexicalErr(m, ns, q, amem.Filter{}, 10)
+		if strings.TrimSpace(q) == "" {
+			if !errors.Is(err, amem.ErrInvalid) {
+				t.Errorf("search %q: %v, want ErrInvalid (an empty query)", q, err)
 			}
-			for _, h := range hits {
-				if h.ID != fox.ID {
-					t.Errorf("LexicalSearch(%q) found %q", q, h.ID)
-				}
+			continue
+		}
+		if err != nil {
+			t.Errorf("search %q: %v", q, err)
+		}
+		for _, h := range hits {
+			if h.ID != fox.ID {
+				t.Errorf("search %q found %q", q, h.ID)
 			}
-			return nil
-		})
+		}
 	}
-	for _, q := range []string{``, `   `, `"`, `*`, `()`, `🦊`} {
-		if hits := lexical(t, s, ns, q, 10); len(hits) != 0 {
+	for _, q := range []string{`"`, `*`, `()`, `🦊`} {
+		if hits := lexical(t, m, ns, q, 10); len(hits) != 0 {
 			t.Errorf("LexicalSearch(%q) = %+v, want nothing", q, hits)
 		}
 	}
 	// A hostile query didn't hurt the store.
-	if got := scoredIDs(lexical(t, s, ns, "fox", 10)); !slices.Equal(got, []string{fox.ID}) {
+	if got := scoredIDs(lexical(t, m, ns, "fox", 10)); !slices.Equal(got, []string{fox.ID}) {
 		t.Errorf("search after hostile queries: %v", got)
 	}
 }
 
 func testLexicalSearchSync(t *testing.T, s amem.Store) {
+	m := memoryOver(t, s)
 	ns := newNS("lexsync")
 	n, keep := newNote(ns, "an aardvark digs"), newNote(ns, "an aardvark sleeps")
 	n.Keywords, n.Tags = []string{"burrow"}, []string{"animals"}
 	insert(t, s, n, keep)
-	find := func(q string) []string { return sorted(scoredIDs(lexical(t, s, ns, q, 10))) }
+	find := func(q string) []string { return sorted(scoredIDs(lexical(t, m, ns, q, 10))) }
 
 	if got := find("aardvark"); len(got) != 2 {
 		t.Fatalf("before update: %v", got)

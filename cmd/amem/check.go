@@ -55,7 +55,7 @@ the database is sound, 1 when it found a fault. It takes about 1 s per
 					fmt.Fprintf(a.stdout, "... and %d more faults (at most 100 are listed per check)\n", r.Unlisted)
 				}
 				counts := strings.Join([]string{checkCount(r.Namespaces, "namespace"), checkCount(r.Notes, "note"),
-					checkCount(r.Versions, "version"), checkCount(r.Links, "link"), checkCount(r.IndexRows, "full-text row")}, ", ")
+					checkCount(r.Versions, "version"), checkCount(r.Links, "link")}, ", ")
 				if r.OK() {
 					fmt.Fprintf(a.stdout, "ok: %s\n", counts)
 				} else {
