@@ -169,7 +169,9 @@ type Tx interface {
 	// Changes calls fn, in sequence order, for every note of the
 	// namespace last changed after seq after (its current state, without
 	// links) and every tombstone after it. A note changed several times
-	// appears once, at its latest number. fn must not use the Tx.
+	// appears once, at its latest number. fn must not use the Tx, and
+	// the note's Embedding is valid only during the call (a store may
+	// reuse it): copy what you keep.
 	Changes(ns string, after int64, fn func(Change) error) error
 	// CompactFeed drops the namespace's tombstones of deletions made
 	// before t and raises the feed's horizon to the highest dropped

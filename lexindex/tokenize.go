@@ -1,6 +1,7 @@
 package lexindex
 
 import (
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -34,7 +35,13 @@ type tokenizer struct {
 	word []byte // the current word, lowercased
 	fold []byte // scratch for diacritic removal
 	comp []byte
+	// terms remembers the terms of words seen before: text repeats a small
+	// vocabulary, and folding and stemming were most of indexing's time.
+	terms map[string][]byte
 }
+
+// maxRemembered bounds tokenizer.terms; past it, it starts again.
+const maxRemembered = 1 << 15
 
 // each calls fn with every term of text, in order. term is only valid
 // during the call.
@@ -78,6 +85,21 @@ func (t *tokenizer) each(text string, fn func(term []byte)) {
 // finish folds diacritics out of the current word unless it is ASCII, and
 // stems it.
 func (t *tokenizer) finish(ascii bool) []byte {
+	if term, ok := t.terms[string(t.word)]; ok {
+		return term
+	}
+	word := string(t.word)
+	term := t.fold1(ascii)
+	if t.terms == nil || len(t.terms) == maxRemembered {
+		t.terms = make(map[string][]byte)
+	}
+	// A copy: the caller only reads a term, but term may be t's scratch.
+	t.terms[word] = slices.Clip(append([]byte(nil), term...))
+	return term
+}
+
+// fold1 is finish without the memory.
+func (t *tokenizer) fold1(ascii bool) []byte {
 	w := t.word
 	if !ascii {
 		w = t.removeDiacritics(w)

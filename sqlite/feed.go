@@ -61,7 +61,8 @@ WHERE ns = ? AND change_seq > ? ORDER BY change_seq`
 )
 
 // Changes streams the changed notes of ns after seq after, merged in
-// number order with the tombstones (read first: there are few).
+// number order with the tombstones (read first: there are few). Every
+// note's embedding is decoded into one buffer.
 func (t *tx) Changes(ns string, after int64, fn func(amem.Change) error) error {
 	var dead []amem.Change
 	rows, err := t.query(selectTombstones, ns, after)
@@ -85,6 +86,7 @@ func (t *tx) Changes(ns string, after int64, fn func(amem.Change) error) error {
 		return fmt.Errorf("changes of %s: %w", ns, err)
 	}
 	defer rows.Close()
+	var vec []float32 // reused: a full load reads every vector once
 	for i := 0; rows.Next(); i++ {
 		if i%1024 == 0 {
 			if err := t.ctx.Err(); err != nil {
@@ -92,7 +94,10 @@ func (t *tx) Changes(ns string, after int64, fn func(amem.Change) error) error {
 			}
 		}
 		var seq int64
-		n, err := scanNote(rows, &seq)
+		n, err := scanNoteInto(rows, vec, &seq)
+		if n.Embedding != nil {
+			vec = n.Embedding
+		}
 		if err != nil {
 			return fmt.Errorf("changes of %s: %w", ns, err)
 		}

@@ -32,6 +32,12 @@ const (
 // scanNote reads one row of noteColumns, after the columns of lead if
 // any. Links are attached by the caller.
 func scanNote(rows *sql.Rows, lead ...any) (amem.Note, error) {
+	return scanNoteInto(rows, nil, lead...)
+}
+
+// scanNoteInto is scanNote decoding the embedding into vec when it is
+// large enough, for a reader that uses each note only briefly.
+func scanNoteInto(rows *sql.Rows, vec []float32, lead ...any) (amem.Note, error) {
 	var (
 		n                               amem.Note
 		event, ingest, updated, at, due sql.NullInt64
@@ -56,7 +62,7 @@ func scanNote(rows *sql.Rows, lead ...any) (amem.Note, error) {
 		return amem.Note{}, fmt.Errorf("note %s: metadata: %w", n.ID, err)
 	}
 	if len(emb) > 0 {
-		if n.Embedding, err = decodeVector(nil, emb); err != nil {
+		if n.Embedding, err = decodeVector(vec, emb); err != nil {
 			return amem.Note{}, fmt.Errorf("note %s: %w", n.ID, err)
 		}
 	}
