@@ -276,6 +276,7 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 
 	evolvedSeen := make(map[string]bool)
 	var texts []string
+	var textOf []int // the evolved neighbour of each text
 	for _, ev := range dec.Evolve {
 		old, ok := shown[ev.Target]
 		if !ok {
@@ -291,12 +292,15 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 			continue
 		}
 		p.evolved = append(p.evolved, evolvedNote{shown: old, next: next, reason: cleanText(ev.Reason, maxReasonBytes)})
-		texts = append(texts, m.opts.EmbedText(next))
+		if !m.sameVector(old, next) {
+			texts = append(texts, m.opts.EmbedText(next))
+			textOf = append(textOf, len(p.evolved)-1)
+		}
 	}
 
-	// Embed every evolved neighbour, and the note again if the curator
-	// refined its attributes, in one call; a text that did not change
-	// keeps its vector.
+	// Embed the evolved neighbours, and the note again if the curator
+	// refined its attributes, in one call; a note whose text did not
+	// change keeps its vector.
 	refined := m.opts.EmbedText(n) != constructed
 	if refined {
 		texts = append(texts, m.opts.EmbedText(n))
@@ -305,8 +309,8 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	if err != nil {
 		return p, err
 	}
-	for i := range p.evolved {
-		p.evolved[i].next.Embedding = vecs[i]
+	for i, e := range textOf {
+		p.evolved[e].next.Embedding = vecs[i]
 	}
 	if refined {
 		n.Embedding = vecs[len(vecs)-1]
@@ -501,18 +505,21 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 		if err := sleepCtx(ctx, time.Duration(rand.Int64N(int64(attempt+1)*int64(2*time.Millisecond)))); err != nil {
 			return err
 		}
-		if len(reembed) == 0 {
-			continue
-		}
-		texts := make([]string, len(reembed))
-		for i, ev := range reembed {
-			texts[i] = m.opts.EmbedText(ev.next)
+		// A merge onto a note's current state that leaves its text as it
+		// is keeps the current vector (rebase started it from there).
+		var texts []string
+		var changed []*evolvedNote
+		for _, ev := range reembed {
+			if !m.sameVector(ev.shown, ev.next) {
+				texts = append(texts, m.opts.EmbedText(ev.next))
+				changed = append(changed, ev)
+			}
 		}
 		vecs, err := m.embed(ctx, texts)
 		if err != nil {
 			return err
 		}
-		for i, ev := range reembed {
+		for i, ev := range changed {
 			ev.next.Embedding = vecs[i]
 		}
 	}

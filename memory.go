@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -127,17 +128,19 @@ func (m *Memory) ensureNamespace(tx Tx, ns string) error {
 }
 
 // embed embeds texts and checks the vectors' shape: an embedder that
-// returns the wrong count or length is an error, never a stored vector.
+// returns the wrong count or length is an error, never a stored vector. A
+// text given twice is embedded once, and its vector is shared.
 func (m *Memory) embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if len(texts) == 0 {
 		return nil, nil
 	}
-	vecs, err := m.opts.Embedder.Embed(ctx, texts)
+	unique, at := dedupe(texts)
+	vecs, err := m.opts.Embedder.Embed(ctx, unique)
 	if err != nil {
 		return nil, fmt.Errorf("embed: %w", err)
 	}
-	if len(vecs) != len(texts) {
-		return nil, fmt.Errorf("embed: %s returned %d vectors for %d texts", m.opts.Embedder.Name(), len(vecs), len(texts))
+	if len(vecs) != len(unique) {
+		return nil, fmt.Errorf("embed: %s returned %d vectors for %d texts", m.opts.Embedder.Name(), len(vecs), len(unique))
 	}
 	dim := m.opts.Embedder.Dimensions()
 	for _, v := range vecs {
@@ -145,7 +148,54 @@ func (m *Memory) embed(ctx context.Context, texts []string) ([][]float32, error)
 			return nil, fmt.Errorf("%w: %s returned a %d-dimension vector, expected %d", ErrDimensionMismatch, m.opts.Embedder.Name(), len(v), dim)
 		}
 	}
-	return vecs, nil
+	if at == nil {
+		return vecs, nil
+	}
+	// Each text gets its own copy: the vectors go into different notes.
+	out := make([][]float32, len(texts))
+	taken := make([]bool, len(vecs))
+	for i, u := range at {
+		if out[i] = vecs[u]; taken[u] {
+			out[i] = slices.Clone(vecs[u])
+		}
+		taken[u] = true
+	}
+	return out, nil
+}
+
+// dedupe returns texts without repeats and, when there were any, where
+// each text went in it (nil otherwise).
+func dedupe(texts []string) (unique []string, at []int) {
+	if len(texts) < 2 {
+		return texts, nil
+	}
+	first := make(map[string]int, len(texts))
+	for i, t := range texts {
+		if _, ok := first[t]; !ok {
+			first[t] = i
+		}
+	}
+	if len(first) == len(texts) {
+		return texts, nil
+	}
+	at = make([]int, len(texts))
+	for i, t := range texts {
+		if j := first[t]; j < i {
+			at[i] = at[j]
+			continue
+		}
+		at[i] = len(unique)
+		unique = append(unique, t)
+	}
+	return unique, at
+}
+
+// sameVector reports whether next, a changed version of prev, can keep
+// prev's vector: its embedding text is the same and prev has a vector of
+// the embedder's size.
+func (m *Memory) sameVector(prev, next Note) bool {
+	return len(prev.Embedding) == m.opts.Embedder.Dimensions() &&
+		m.opts.EmbedText(prev) == m.opts.EmbedText(next)
 }
 
 // view and update run a store transaction unless the Memory is closed.

@@ -348,11 +348,17 @@ func (m *Memory) change(ctx context.Context, ns, id string, actor Actor, reason 
 		if sameSnapshot(cur.snapshot(), next.snapshot()) && next.Enrichment == cur.Enrichment {
 			return cur, nil
 		}
-		vecs, err := m.embed(ctx, []string{m.opts.EmbedText(next)})
-		if err != nil {
-			return Note{}, err
+		// An edit of what is not embedded (metadata, event time, or a term
+		// the EmbedText leaves out) keeps the vector.
+		if m.sameVector(cur, next) {
+			next.Embedding = slices.Clone(cur.Embedding)
+		} else {
+			vecs, err := m.embed(ctx, []string{m.opts.EmbedText(next)})
+			if err != nil {
+				return Note{}, err
+			}
+			next.Embedding = vecs[0]
 		}
-		next.Embedding = vecs[0]
 		next.Version = cur.Version + 1
 		next.UpdatedAt = m.opts.Now().UTC()
 		err = m.update(ctx, func(tx Tx) error {

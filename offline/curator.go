@@ -25,6 +25,12 @@ type Options struct {
 	// cost of Construct is one embedder call over this many short texts.
 	// Default 32.
 	MaxPhraseCandidates int
+	// PhraseCache is how many phrase vectors Construct keeps for the next
+	// notes (the least recently used are dropped; 2 KB each with a
+	// 512-dimension embedder): a conversation names its speakers and
+	// topics again and again, and a phrase found here is not embedded
+	// again. Default 2048; negative keeps none.
+	PhraseCache int
 	// KeywordMinRatio drops candidates scoring under this fraction of the
 	// best one (names and dates are exempt). Default 0.5.
 	KeywordMinRatio float64
@@ -104,6 +110,9 @@ func (o *Options) withDefaults() Options {
 	}
 	setInt(&v.MaxKeywords, 8)
 	setInt(&v.MaxPhraseCandidates, 32)
+	if v.PhraseCache == 0 {
+		v.PhraseCache = 2048
+	}
 	setFloat(&v.KeywordMinRatio, 0.5)
 	setFloat(&v.KeywordDiversity, 0.3)
 	setInt(&v.MaxTags, 3)
@@ -136,6 +145,7 @@ type Curator struct {
 	log    *slog.Logger
 	stats  *statsTable
 	protos prototypes
+	cache  *vecCache
 }
 
 var _ amem.Curator = (*Curator)(nil)
@@ -149,6 +159,7 @@ func New(emb amem.Embedder, opts *Options) *Curator {
 		opt:   o,
 		log:   o.Logger,
 		stats: newStatsTable(o.MaxNamespaces, o.MaxTerms),
+		cache: newVecCache(o.PhraseCache),
 	}
 }
 
@@ -177,8 +188,9 @@ func embedChecked(ctx context.Context, emb interface {
 }
 
 // Construct writes the note's keywords, tags and context. It makes one
-// embedder call for the note's candidate phrases, with its content when the
-// note carries no embedding of the embedder's size; a second only if the
+// embedder call for the note's candidate phrases that are not in the
+// phrase cache (none when all are), with its content when the note
+// carries no embedding of the embedder's size; a second only if the
 // note's embedding turns out to come from another model; and, once per
 // Curator, one for the tag prototypes. Usage is always zero.
 func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attributes, error) {
@@ -204,8 +216,12 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 	if needNote {
 		texts = append(texts, note.Content)
 	}
+	var missed []*phrase
 	for _, p := range embedded {
-		texts = append(texts, p.text)
+		if p.vec = c.cache.get(p.text); p.vec == nil {
+			texts = append(texts, p.text)
+			missed = append(missed, p)
+		}
 	}
 	vs, err := embedChecked(ctx, c.emb, texts)
 	if err != nil {
@@ -213,7 +229,12 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 	}
 	if needNote {
 		noteVec, vs = vs[0], vs[1:]
-	} else if len(vs) > 0 && len(vs[0]) != len(noteVec) {
+	}
+	for i, p := range missed {
+		p.vec = vs[i]
+		c.cache.put(p.text, p.vec)
+	}
+	if !needNote && len(embedded) > 0 && len(embedded[0].vec) != len(noteVec) {
 		// The note was embedded by another model (or Dimensions lies):
 		// phrase cosines to it would all be zero.
 		v, err := embedChecked(ctx, c.emb, []string{note.Content})
@@ -221,9 +242,6 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 			return amem.Attributes{}, fmt.Errorf("offline curator: embed note: %w", err)
 		}
 		noteVec = v[0]
-	}
-	for i, p := range embedded {
-		p.vec = vs[i]
 	}
 	protos, err := c.protos.get(ctx, c.emb)
 	if err != nil {

@@ -1,6 +1,10 @@
 package offline
 
-import "math"
+import (
+	"container/list"
+	"math"
+	"sync"
+)
 
 // cosine returns the cosine similarity of a and b, or 0 when it is
 // undefined (different lengths, a zero vector, NaNs): callers treat "no
@@ -59,4 +63,58 @@ func centroid(vs [][]float32, dim int) []float32 {
 		out[i] = float32(x / n)
 	}
 	return out
+}
+
+// vecCache keeps the vectors of recently embedded texts, the least
+// recently used dropped first. The vectors are shared: callers only read
+// them. It is safe for concurrent use; a nil *vecCache keeps nothing.
+type vecCache struct {
+	mu    sync.Mutex
+	max   int
+	order *list.List // of *cached, most recently used first
+	byKey map[string]*list.Element
+}
+
+type cached struct {
+	text string
+	vec  []float32
+}
+
+func newVecCache(max int) *vecCache {
+	if max <= 0 {
+		return nil
+	}
+	return &vecCache{max: max, order: list.New(), byKey: make(map[string]*list.Element)}
+}
+
+func (c *vecCache) get(text string) []float32 {
+	if c == nil {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.byKey[text]
+	if !ok {
+		return nil
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*cached).vec
+}
+
+func (c *vecCache) put(text string, vec []float32) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.byKey[text]; ok {
+		e.Value.(*cached).vec = vec
+		c.order.MoveToFront(e)
+		return
+	}
+	c.byKey[text] = c.order.PushFront(&cached{text, vec})
+	if c.order.Len() > c.max {
+		old := c.order.Remove(c.order.Back()).(*cached)
+		delete(c.byKey, old.text)
+	}
 }

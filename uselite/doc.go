@@ -69,9 +69,15 @@
 // and builds with the purego tag, use portable Go kernels, about fifteen
 // times slower: Go does not vectorise.
 //
-// Each text goes through the graph on its own, as the reference does for
-// one text per call, so a text's vector never depends on what it is
-// batched with: Embed(texts)[i] equals Embed(texts[i:i+1])[0] bit for bit.
+// Embed sends texts of similar length through the graph together, several
+// to a forward pass, as the reference does for the texts of one call: a
+// pass costs a fixed part (all the weights stream through the cache, some
+// 250 small ops run) that the texts then share. The graph pads a pass's
+// texts to the longest; padding changes the order of a few sums, so a
+// text's vector depends on its companions by at most about 1e-6 per
+// component (the same call, with the same GOMAXPROCS, always gives the
+// same vectors, bit for bit).
+// batch.go says how the passes are chosen.
 //
 // # Long and empty texts
 //
@@ -95,11 +101,13 @@
 //
 // # Concurrency and memory
 //
-// A *Model is safe for concurrent use. Embed spreads its texts over
-// GOMAXPROCS goroutines, each with its own frame (every intermediate
-// tensor, the tokenizer's lattice, the kernels' scratch) taken from a pool
-// and kept for reuse, so once warm an Embed call allocates only its result
-// (two allocations). Cancelling the context stops Embed between texts.
+// A *Model is safe for concurrent use. Embed spreads its forward passes
+// over GOMAXPROCS goroutines, each with its own frame (every intermediate
+// tensor, the tokenizer's lattice, the kernels' scratch, the call's
+// schedule) taken from a pool and kept for reuse, so once warm an Embed
+// call on one goroutine allocates only its result (two allocations). A
+// pass holds at most 512 padded tokens, which bounds what a frame keeps.
+// Cancelling the context stops Embed between passes.
 //
 // # Speed
 //

@@ -14,6 +14,10 @@ type frame struct {
 	outs  [][]*tensor
 	env   env
 	tok   tokScratch
+	// sched is the schedule of an Embed call whose caller holds the
+	// frame; batch the token lists of the run being fed.
+	sched schedule
+	batch [][]int32
 }
 
 func (p *plan) newFrame() *frame {

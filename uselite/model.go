@@ -163,10 +163,11 @@ func (m *Model) Dimensions() int { return m.dims }
 // Name identifies the model and version: "use-lite@0.2.0".
 func (m *Model) Name() string { return modelName }
 
-// Embed returns one L2-normalised vector per text, in order. Texts are
-// spread over GOMAXPROCS goroutines; each text is embedded on its own, as
-// the reference does for one text per call. Cancelling ctx stops the work
-// between texts and returns ctx's error.
+// Embed returns one L2-normalised vector per text, in order. Texts of
+// similar length go through the network together, several to a forward
+// pass (see batch.go), and the passes are spread over GOMAXPROCS
+// goroutines. Cancelling ctx stops the work between passes and returns
+// ctx's error.
 func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -176,16 +177,26 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 	for i := range out {
 		out[i] = backing[i*m.dims : (i+1)*m.dims : (i+1)*m.dims]
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(texts))
+	if len(texts) == 0 {
+		return out, nil
+	}
+	f := m.getFrame()
+	defer m.putFrame(f)
+	s := &f.sched
+	workers := runtime.GOMAXPROCS(0)
+	s.tokenize(m, texts, &f.tok)
+	s.plan(workers)
+	for _, i := range s.empty {
+		copy(out[i], m.emptyVec)
+	}
+	workers = min(workers, s.numRuns())
 	if workers <= 1 {
-		f := m.getFrame()
-		defer m.putFrame(f)
-		for i, t := range texts {
+		for r := range s.numRuns() {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if err := m.embedOne(f, t, out[i]); err != nil {
-				return nil, fmt.Errorf("uselite: embed text %d: %w", i, err)
+			if err := m.embedRun(f, s, r, out); err != nil {
+				return nil, err
 			}
 		}
 		return out, nil
@@ -202,28 +213,34 @@ func (m *Model) Embed(ctx context.Context, texts []string) ([][]float32, error) 
 		failOnce.Do(func() { failure = err })
 		stop.Store(true)
 	}
-	for w := 0; w < workers; w++ {
+	// The caller's goroutine is one of the workers, on the frame that
+	// holds the schedule: the runs only read it.
+	work := func(wf *frame) {
+		for !stop.Load() {
+			r := int(next.Add(1) - 1)
+			if r >= s.numRuns() {
+				return
+			}
+			if err := ctx.Err(); err != nil {
+				fail(err)
+				return
+			}
+			if err := m.embedRun(wf, s, r, out); err != nil {
+				fail(err)
+				return
+			}
+		}
+	}
+	for w := 1; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			f := m.getFrame()
-			defer m.putFrame(f)
-			for !stop.Load() {
-				i := int(next.Add(1) - 1)
-				if i >= len(texts) {
-					return
-				}
-				if err := ctx.Err(); err != nil {
-					fail(err)
-					return
-				}
-				if err := m.embedOne(f, texts[i], out[i]); err != nil {
-					fail(fmt.Errorf("uselite: embed text %d: %w", i, err))
-					return
-				}
-			}
+			wf := m.getFrame()
+			defer m.putFrame(wf)
+			work(wf)
 		}()
 	}
+	work(f)
 	wg.Wait()
 	if failure != nil {
 		return nil, failure
@@ -248,29 +265,23 @@ func (m *Model) putFrame(f *frame) {
 	m.mu.Unlock()
 }
 
-// embedOne writes the vector of one text into dst.
-func (m *Model) embedOne(f *frame, text string, dst []float32) error {
-	ids := m.tok.encodeForModel(text, &f.tok)
-	if m.maxTokens > 0 && len(ids) > m.maxTokens {
-		// The graph's ClipToMaxLength would drop these; not feeding them
-		// gives the same result for less work.
-		ids = ids[:m.maxTokens]
+// embedRun runs the texts of run r of the schedule s through the network
+// in one pass on frame f and writes their vectors into out.
+func (m *Model) embedRun(f *frame, s *schedule, r int, out [][]float32) error {
+	f.batch = f.batch[:0]
+	for _, i := range s.run(r) {
+		f.batch = append(f.batch, s.tokens(i))
 	}
-	if len(ids) == 0 {
-		copy(dst, m.emptyVec)
-		return nil
+	res, err := m.runBatch(f, f.batch)
+	if err != nil {
+		return fmt.Errorf("uselite: embed text %d: %w", s.run(r)[0], err)
 	}
-	if err := m.feed(f, [][]int32{ids}); err != nil {
-		return err
+	if res.dt != dtFloat32 || res.rank != 2 || res.dims[0] != len(f.batch) || res.dims[1] != m.dims {
+		return fmt.Errorf("uselite: model output is %v, want [%d, %d] float32", res, len(f.batch), m.dims)
 	}
-	if err := m.plan.run(f); err != nil {
-		return err
+	for k, i := range s.run(r) {
+		copy(out[i], res.f[k*m.dims:(k+1)*m.dims])
 	}
-	res := m.plan.result(f)
-	if res.dt != dtFloat32 || res.size() != len(dst) {
-		return fmt.Errorf("model output is %v, want %d floats", res, len(dst))
-	}
-	copy(dst, res.f)
 	return nil
 }
 
