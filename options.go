@@ -84,11 +84,11 @@ type Options struct {
 	// that died waits before another process takes it over. Default 30s.
 	ClaimLease time.Duration
 
-	// IndexBudget bounds the bytes of vectors the in-process indexes hold
-	// (4 per dimension per note); past it the least recently used
-	// namespaces are dropped, to be reloaded from the store when next
-	// used. Default 1 GiB (about 500,000 notes of 512 dimensions);
-	// negative means no bound.
+	// IndexBudget bounds the bytes the in-process indexes hold (vectors,
+	// 4 per dimension per note, and an estimate of the full-text
+	// index's); past it the least recently used namespaces are dropped,
+	// to be reloaded from the store when next used. Default 1 GiB (about
+	// 450,000 notes of 512 dimensions); negative means no bound.
 	IndexBudget int64
 }
 
