@@ -32,7 +32,7 @@ import (
 type Mode string
 
 const (
-	ModeBM25    Mode = "bm25"   // FTS5 BM25 over raw turns
+	ModeBM25    Mode = "bm25"   // BM25 (the namespace's full-text index) over raw turns
 	ModeVector  Mode = "vector" // dense cosine over raw turns
 	ModeHybrid  Mode = "hybrid" // both, fused by reciprocal rank
 	ModeAMem    Mode = "amem"   // enriched notes, links and evolution

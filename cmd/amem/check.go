@@ -17,7 +17,7 @@ var errFaults = errors.New("the database has faults")
 func (a *app) checkCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "check",
-		Short: "verify the database: SQLite integrity, history, links, full-text index, namespaces",
+		Short: "verify the database: SQLite integrity, history, links, change feed, queue, namespaces",
 		Long: `check reads the whole database, without changing it, and lists every fault
 in plain words:
 
@@ -28,8 +28,9 @@ in plain words:
   history       notes whose versions are not exactly 1..N (N their version)
   links         links to missing notes, across namespaces, to themselves, or
                 with a strength outside [0, 1]
-  fulltext      notes missing from the full-text index, index rows without a
-                note, indexed words that differ from the note's text
+  feed          notes or deletions numbered past their namespace's change feed,
+                so other processes' indexes would miss them
+  queue         pending notes not due for enrichment, done notes still due
 
 It works on a database that amem refuses to open as damaged, and beside a
 running server (it reads one snapshot). It exits 0 and prints counts when
