@@ -119,13 +119,21 @@ func (s *Store) probe(ctx context.Context) error {
 
 // observe makes the store unhealthy at once when a transaction failed for
 // want of the server; other errors (a conflict, a canceled context) say
-// nothing about it.
+// nothing about it. A lost connection closes the pool's idle ones too:
+// what ended one (a server restart, a network cut) most likely ended all,
+// and each would otherwise fail one more transaction before the pool
+// found out (it pings only connections idle for over a second).
 func (s *Store) observe(err error) {
 	if err == nil {
 		return
 	}
-	if f := fault(err); f != nil {
-		s.health.set(f)
+	f := fault(err)
+	if f == nil {
+		return
+	}
+	s.health.set(f)
+	if f.Reason == reasonUnreachable || f.Reason == reasonRestarting {
+		s.pool.Reset()
 	}
 }
 
