@@ -23,7 +23,7 @@ import (
 	"github.com/amem-dev/amem/storetest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, os.Getenv("AMEM_TEST_POSTGRES"))) }
 
 // mustOpen opens a store on url, closed when the test ends.
 func mustOpen(t testing.TB, url string, opts *postgres.Options) *postgres.Store {

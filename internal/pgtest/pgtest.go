@@ -1,6 +1,7 @@
 // Package pgtest gives tests a PostgreSQL database of their own on the
 // server that AMEM_TEST_POSTGRES names. A test binary's TestMain calls
-// Main, which creates a database with a random name, runs the tests and
+// Main with that variable (test files read the environment; packages
+// don't), which creates a database with a random name, runs the tests and
 // drops it; each test then takes a fresh schema of it with URL.
 //
 // A server that can't be reached fails the run, never skips it: in CI a
@@ -34,18 +35,13 @@ var (
 	runURL string // the run's database, set by Main
 )
 
-// ServerURL is the server's URL from AMEM_TEST_POSTGRES, else DefaultURL.
-func ServerURL() string {
-	if u := os.Getenv("AMEM_TEST_POSTGRES"); u != "" {
-		return u
+// Main creates the run's database on the server at server (DefaultURL
+// if empty), runs m and drops the database; it returns the exit code for
+// os.Exit.
+func Main(m *testing.M, server string) int {
+	if server == "" {
+		server = DefaultURL
 	}
-	return DefaultURL
-}
-
-// Main creates the run's database, runs m and drops the database; it
-// returns the exit code for os.Exit.
-func Main(m *testing.M) int {
-	server := ServerURL()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	name := "amem_test_" + random()
 	err := admin(ctx, server, `CREATE DATABASE `+name)
