@@ -1,6 +1,7 @@
 // Package local opens an amem memory with the offline default stack: a
-// SQLite file, the embedder chosen by name, and the offline curator. It is
-// what the CLI uses and the shortest way in for a Go program:
+// SQLite file (or a PostgreSQL database, given a postgres:// URL), the
+// embedder chosen by name, and the offline curator. It is what the CLI
+// uses and the shortest way in for a Go program:
 //
 //	mem, err := local.Open(ctx, local.Config{Path: "memory.db"})
 package local
@@ -18,7 +19,6 @@ import (
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/llmcurator"
 	"github.com/amem-dev/amem/offline"
-	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/uselite"
 )
 
@@ -45,8 +45,10 @@ const (
 // flags, the environment and its configuration file. Zero fields mean the
 // defaults, except Path.
 type Config struct {
-	// Path of the SQLite database. Required (the amem command defaults
-	// it to amem.db in the user's data directory).
+	// Path of the SQLite database, or a postgres:// (postgresql://) URL
+	// of a PostgreSQL database; any other URL is an error (see
+	// OpenStore). Required (the amem command defaults it to amem.db in
+	// the user's data directory).
 	Path string
 	// Embedder: "use-lite" (default), "lexical", or "openai:MODEL" for an
 	// OpenAI-compatible /embeddings endpoint at EmbedEndpoint.
@@ -164,9 +166,13 @@ func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
 
 // OpenWithStore is Open that also returns the store, for what lives beside
 // the notes in the same database (API keys). Memory.Close closes it.
-func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, *sqlite.Store, error) {
+func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error) {
 	if cfg.Path == "" {
 		return nil, nil, fmt.Errorf("local: %w: no database path (Config.Path)", amem.ErrInvalid)
+	}
+	// Before the embedder loads (or downloads) anything.
+	if _, err := IsPostgres(cfg.Path); err != nil {
+		return nil, nil, err
 	}
 	emb, err := NewEmbedder(ctx, cfg)
 	if err != nil {
@@ -185,7 +191,7 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, *sqlite.Store
 		return nil, nil, err
 	}
 	opts.Curator = cur
-	st, err := sqlite.Open(ctx, cfg.Path, nil)
+	st, err := OpenStore(ctx, cfg.Path)
 	if err != nil {
 		return nil, nil, err
 	}

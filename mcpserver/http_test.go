@@ -14,9 +14,9 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
-	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -25,7 +25,7 @@ import (
 type httpFixture struct {
 	url   string
 	mem   *amem.Memory
-	store *sqlite.Store
+	store local.Store
 	log   *logBuffer
 }
 

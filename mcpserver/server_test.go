@@ -14,7 +14,6 @@ import (
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
-	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -22,7 +21,7 @@ import (
 // over a temporary SQLite file, with the lexical embedder and the offline
 // curator: no model download. No workers run, so a note added without
 // wait stays pending.
-func openMemory(t *testing.T, logger *slog.Logger) (*amem.Memory, *sqlite.Store) {
+func openMemory(t *testing.T, logger *slog.Logger) (*amem.Memory, local.Store) {
 	t.Helper()
 	mem, st, err := local.OpenWithStore(context.Background(), local.Config{
 		Path:     filepath.Join(t.TempDir(), "amem.db"),

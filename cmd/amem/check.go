@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -40,6 +41,12 @@ the database is sound, 1 when it found a fault. It takes about 1 s per
   amem check --db amem.db --json | jq '.faults[].message'`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if pg, err := local.IsPostgres(a.cfg.Path); err != nil {
+				return usagef("%v", err)
+			} else if pg {
+				return usagef("amem check reads a SQLite file, and --db names a PostgreSQL database (%s); "+
+					"PostgreSQL checks its own pages (see its amcheck module)", local.ShowDB(a.cfg.Path))
+			}
 			r, err := sqlite.Check(a.ctx, a.cfg.Path)
 			if err != nil {
 				return err

@@ -83,7 +83,7 @@ type endpointShown struct {
 
 func (a *app) configView() configShown {
 	c := a.cfg
-	v := configShown{ConfigFile: a.configFile, DB: c.Path, Embedder: cmp.Or(c.Embedder, local.EmbedderUSELite), Curator: c.CuratorName(), LLM: c.LLM}
+	v := configShown{ConfigFile: a.configFile, DB: local.ShowDB(c.Path), Embedder: cmp.Or(c.Embedder, local.EmbedderUSELite), Curator: c.CuratorName(), LLM: c.LLM}
 	if v.Embedder == local.EmbedderUSELite {
 		v.ModelDir = c.ModelDir
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem/auth"
-	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/local"
 )
 
 func (a *app) keysCmd() *cobra.Command {
@@ -25,8 +25,8 @@ Only a hash of each key is stored: a key is shown once, when it is created.`,
 }
 
 // withKeys opens the database's key store only: no embedder, no model.
-func (a *app) withKeys(fn func(*sqlite.Store) error) error {
-	st, err := sqlite.Open(a.ctx, a.cfg.Path, nil)
+func (a *app) withKeys(fn func(local.Store) error) error {
+	st, err := local.OpenStore(a.ctx, a.cfg.Path)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,7 @@ func (a *app) keysCreateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.withKeys(func(st *sqlite.Store) error { return st.CreateKey(a.ctx, k) }); err != nil {
+			if err := a.withKeys(func(st local.Store) error { return st.CreateKey(a.ctx, k) }); err != nil {
 				return err
 			}
 			if a.jsonOut {
@@ -83,7 +83,7 @@ func (a *app) keysListCmd() *cobra.Command {
 		Short: "list keys (IDs and namespaces; never the keys themselves)",
 		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withKeys(func(st *sqlite.Store) error {
+			return a.withKeys(func(st local.Store) error {
 				keys, err := st.Keys(a.ctx)
 				if err != nil {
 					return err
@@ -119,7 +119,7 @@ func (a *app) keysRevokeCmd() *cobra.Command {
 		Short: "revoke a key at once (requests with it get 401)",
 		Args:  exactArgs(1, "a key ID (see 'amem keys list')"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withKeys(func(st *sqlite.Store) error {
+			return a.withKeys(func(st local.Store) error {
 				return st.RevokeKey(a.ctx, args[0], time.Now())
 			})
 		},

@@ -8,14 +8,13 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/local"
-	"github.com/amem-dev/amem/sqlite"
 )
 
 // service is a long-running memory (amem serve, amem mcp): Add returns
 // once a note is durable and searchable, and background workers enrich it.
 type service struct {
 	mem    *amem.Memory
-	store  *sqlite.Store
+	store  local.Store
 	stop   context.CancelFunc
 	done   sync.WaitGroup
 	logger *slog.Logger

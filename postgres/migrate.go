@@ -1,0 +1,189 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// ErrSchemaTooNew is returned by Open when the database was migrated by a
+// newer version of this package than the running one: its schema may hold
+// what this code would misread or lose. Upgrade this instance first.
+var ErrSchemaTooNew = errors.New("database schema is newer than this program")
+
+// migrations are the schema's numbered changes: migrations[i] is version
+// i+1. Open applies the missing ones in order, in one transaction, and
+// records each in amem_schema_migrations. Never edit a released
+// migration; append a new one.
+var migrations = []string{
+	migration1,
+}
+
+// migration1 is the schema of package sqlite at its migration 5, in
+// PostgreSQL's types (see encode.go for the encodings).
+//
+// Identifiers and names are COLLATE "C": ListNotes pages by id > after
+// and Namespaces sorts by name, and both must agree with Go's byte order
+// (and SQLite's) whatever the database's locale; "C" also makes their
+// indexes cheaper.
+//
+// notes.id is the primary key (IDs are unique across namespaces, as in
+// SQLite); UNIQUE (ns, id) lets links and versions reference a note
+// together with its namespace, so a link across namespaces can't exist.
+//
+// The change feed, the due queue and claims are as in SQLite's
+// migration 4: feeds holds each namespace's head, taken by an UPDATE
+// that locks the row until commit; notes carry the number of their last
+// change; deletions leave tombstones; due_at and the claim columns drive
+// enrichment across instances.
+const migration1 = `
+CREATE TABLE namespaces (
+	name       text COLLATE "C" PRIMARY KEY,
+	embedder   text NOT NULL,
+	dims       integer NOT NULL,
+	created_at bigint
+);
+
+CREATE TABLE notes (
+	id              text COLLATE "C" PRIMARY KEY,
+	ns              text COLLATE "C" NOT NULL,
+	content         text NOT NULL,
+	event_time      bigint,
+	ingest_time     bigint,
+	updated_at      bigint,
+	keywords        text[] NOT NULL DEFAULT '{}',
+	tags            text[] NOT NULL DEFAULT '{}',
+	tag_keys        text[] NOT NULL DEFAULT '{}',
+	context         text NOT NULL DEFAULT '',
+	metadata        jsonb NOT NULL DEFAULT '{}',
+	embedding       bytea,
+	version         integer NOT NULL,
+	enrich_state    text NOT NULL,
+	enrich_error    text NOT NULL DEFAULT '',
+	enrich_attempts integer NOT NULL DEFAULT 0,
+	enrich_at       bigint,
+	due_at          bigint,
+	change_seq      bigint NOT NULL,
+	claim_owner     text,
+	claim_until     bigint,
+	UNIQUE (ns, id)
+);
+CREATE INDEX notes_ns_state ON notes (ns, enrich_state, id);
+CREATE INDEX notes_ns_event ON notes (ns, event_time);
+CREATE INDEX notes_ns_change ON notes (ns, change_seq);
+CREATE INDEX notes_due ON notes (due_at, id) WHERE due_at IS NOT NULL;
+
+CREATE TABLE links (
+	ns         text COLLATE "C" NOT NULL,
+	source     text COLLATE "C" NOT NULL,
+	target     text COLLATE "C" NOT NULL,
+	reason     text NOT NULL DEFAULT '',
+	strength   double precision NOT NULL,
+	created_at bigint,
+	PRIMARY KEY (source, target),
+	FOREIGN KEY (ns, source) REFERENCES notes (ns, id) ON DELETE CASCADE,
+	FOREIGN KEY (ns, target) REFERENCES notes (ns, id) ON DELETE CASCADE
+);
+CREATE INDEX links_target ON links (target);
+CREATE INDEX links_ns ON links (ns);
+
+CREATE TABLE versions (
+	note_id    text COLLATE "C" NOT NULL,
+	ns         text COLLATE "C" NOT NULL,
+	version    integer NOT NULL,
+	actor      text NOT NULL,
+	reason     text NOT NULL DEFAULT '',
+	changes    text NOT NULL DEFAULT '[]',
+	snapshot   text NOT NULL,
+	created_at bigint,
+	PRIMARY KEY (note_id, version),
+	FOREIGN KEY (ns, note_id) REFERENCES notes (ns, id) ON DELETE CASCADE
+);
+CREATE INDEX versions_ns_note ON versions (ns, note_id);
+
+CREATE TABLE usage (
+	seq               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	ns                text COLLATE "C" NOT NULL,
+	note_id           text COLLATE "C" NOT NULL DEFAULT '',
+	operation         text COLLATE "C" NOT NULL,
+	prompt_tokens     integer NOT NULL,
+	completion_tokens integer NOT NULL,
+	at                bigint
+);
+CREATE INDEX usage_ns_operation ON usage (ns, operation);
+CREATE INDEX usage_ns_note ON usage (ns, note_id);
+
+CREATE TABLE feeds (
+	ns      text COLLATE "C" PRIMARY KEY,
+	head    bigint NOT NULL,
+	horizon bigint NOT NULL DEFAULT 0
+);
+
+CREATE TABLE tombstones (
+	ns         text COLLATE "C" NOT NULL,
+	seq        bigint NOT NULL,
+	id         text COLLATE "C" NOT NULL,
+	deleted_at bigint,
+	PRIMARY KEY (ns, seq, id)
+);
+
+CREATE TABLE api_keys (
+	id         text COLLATE "C" PRIMARY KEY,
+	name       text NOT NULL DEFAULT '',
+	hash       text NOT NULL UNIQUE,
+	admin      boolean NOT NULL,
+	namespaces text[] NOT NULL,
+	created_at bigint,
+	revoked_at bigint
+);
+`
+
+// migrationLock is the key of the advisory lock that serialises
+// migrations across every process opening the database ("amemmigr").
+const migrationLock = 0x616d656d6d696772
+
+const (
+	lockMigrations   = `SELECT pg_advisory_xact_lock($1)`
+	createMigrations = `CREATE TABLE IF NOT EXISTS amem_schema_migrations (
+	version    integer PRIMARY KEY,
+	applied_at bigint NOT NULL
+)`
+	selectSchemaVersion = `SELECT coalesce(max(version), 0) FROM amem_schema_migrations`
+	insertMigration     = `INSERT INTO amem_schema_migrations (version, applied_at) VALUES ($1, $2)`
+)
+
+// migrate applies the missing migrations in one transaction, under a
+// transaction-scoped advisory lock: instances starting together wait for
+// the first, then find the schema current. PostgreSQL's DDL is
+// transactional, so a failed migration leaves the schema as it was.
+func migrate(ctx context.Context, pool *pgxpool.Pool) error {
+	return pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, lockMigrations, int64(migrationLock)); err != nil {
+			return fmt.Errorf("migrate: lock: %w", err)
+		}
+		if _, err := tx.Exec(ctx, createMigrations); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		var have int
+		if err := tx.QueryRow(ctx, selectSchemaVersion).Scan(&have); err != nil {
+			return fmt.Errorf("migrate: schema version: %w", err)
+		}
+		if have > len(migrations) {
+			return fmt.Errorf("%w: the database is at version %d, this program knows up to %d",
+				ErrSchemaTooNew, have, len(migrations))
+		}
+		for v := have + 1; v <= len(migrations); v++ {
+			if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
+				return fmt.Errorf("migrate: version %d: %w", v, err)
+			}
+			if _, err := tx.Exec(ctx, insertMigration, v, time.Now().UnixNano()); err != nil {
+				return fmt.Errorf("migrate: version %d: %w", v, err)
+			}
+		}
+		return nil
+	})
+}

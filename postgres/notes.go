@@ -1,0 +1,367 @@
+package postgres
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/amem-dev/amem"
+)
+
+// ListNotes limits, as package sqlite's.
+const (
+	// DefaultListLimit is the page size of ListNotes when ListQuery.Limit
+	// is 0.
+	DefaultListLimit = 100
+	// MaxListLimit caps ListQuery.Limit: a larger limit returns this many.
+	MaxListLimit = 10000
+)
+
+// noteColumns are the columns scanNote reads, in its order;
+// noteColumnsNoVector sends NULL for the embedding, for reads that don't
+// need it.
+const (
+	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, context, metadata::text, `
+	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at`
+	noteColumns         = notePrefix + `embedding` + noteSuffix
+	noteColumnsNoVector = notePrefix + `NULL::bytea` + noteSuffix
+)
+
+// scanNote reads one row of noteColumns, after the columns of lead if
+// any, decoding the embedding into vec when it is large enough. Links are
+// attached by the caller.
+func scanNote(rows pgx.Rows, vec []float32, lead ...any) (amem.Note, error) {
+	var (
+		n                               amem.Note
+		event, ingest, updated, at, due pgtype.Int8
+		meta                            []byte
+		state                           string
+		emb                             pgtype.DriverBytes // the driver's buffer: decoded at once
+	)
+	err := rows.Scan(append(lead, &n.ID, &n.Namespace, &n.Content, &event, &ingest, &updated, &n.Keywords, &n.Tags,
+		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due)...)
+	if err != nil {
+		return amem.Note{}, err
+	}
+	n.EventTime, n.IngestTime, n.UpdatedAt = timeOf(event), timeOf(ingest), timeOf(updated)
+	n.Enrichment.State, n.Enrichment.At = amem.EnrichState(state), timeOf(at)
+	n.Enrichment.DueAt = timeOf(due)
+	n.Keywords, n.Tags = stringsOf(n.Keywords), stringsOf(n.Tags)
+	if n.Metadata, err = metadataOf(meta); err != nil {
+		return amem.Note{}, fmt.Errorf("note %s: metadata: %w", n.ID, err)
+	}
+	if len(emb) > 0 {
+		if n.Embedding, err = decodeVector(vec, emb); err != nil {
+			return amem.Note{}, fmt.Errorf("note %s: %w", n.ID, err)
+		}
+	}
+	n.Links = []amem.Link{}
+	return n, nil
+}
+
+// queryNotes runs a query of noteColumns, whose notes must be of one
+// namespace, and returns them with their links.
+func (t *tx) queryNotes(query string, args ...any) ([]amem.Note, error) {
+	rows, err := t.query(query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	notes := []amem.Note{}
+	for rows.Next() {
+		n, err := scanNote(rows, nil)
+		if err != nil {
+			return nil, err
+		}
+		notes = append(notes, n)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, mapError(err)
+	}
+	if err := t.attachLinks(notes); err != nil {
+		return nil, err
+	}
+	return notes, nil
+}
+
+const selectNote = `SELECT ` + noteColumns + ` FROM notes WHERE ns = $1 AND id = $2`
+
+func (t *tx) Note(ns, id string) (amem.Note, error) {
+	notes, err := t.queryNotes(selectNote, ns, id)
+	if err != nil {
+		return amem.Note{}, fmt.Errorf("note %s: %w", id, err)
+	}
+	if len(notes) == 0 {
+		return amem.Note{}, notFound(ns, id)
+	}
+	return notes[0], nil
+}
+
+// The IDs travel as one array parameter, however many there are.
+const selectNotes = `SELECT ` + noteColumns + ` FROM notes WHERE ns = $1 AND id = ANY($2)`
+
+// Notes returns the notes of ns among ids, in no particular order; IDs
+// that don't exist there are skipped.
+func (t *tx) Notes(ns string, ids []string) ([]amem.Note, error) {
+	if len(ids) == 0 {
+		return []amem.Note{}, nil
+	}
+	notes, err := t.queryNotes(selectNotes, ns, ids)
+	if err != nil {
+		return nil, fmt.Errorf("notes: %w", err)
+	}
+	return notes, nil
+}
+
+const findNote = `SELECT ` + noteColumns + ` FROM notes WHERE id = $1`
+
+func (t *tx) FindNote(id string) (amem.Note, error) {
+	notes, err := t.queryNotes(findNote, id)
+	if err != nil {
+		return amem.Note{}, fmt.Errorf("note %s: %w", id, err)
+	}
+	if len(notes) == 0 {
+		return amem.Note{}, fmt.Errorf("note %s: %w", id, amem.ErrNotFound)
+	}
+	return notes[0], nil
+}
+
+const (
+	listWhere           = ` FROM notes WHERE ns = $1 AND id > $2 ORDER BY id LIMIT $3`
+	listInStateWhere    = ` FROM notes WHERE ns = $1 AND id > $2 AND enrich_state = $4 ORDER BY id LIMIT $3`
+	listNotes           = `SELECT ` + noteColumnsNoVector + listWhere
+	listNotesInState    = `SELECT ` + noteColumnsNoVector + listInStateWhere
+	listNotesVec        = `SELECT ` + noteColumns + listWhere
+	listNotesInStateVec = `SELECT ` + noteColumns + listInStateWhere
+)
+
+// ListNotes returns the notes of ns with ID > q.After in ID order, with
+// their links, and their embeddings if q.Embeddings: q.Limit of them,
+// DefaultListLimit when it is 0, at most MaxListLimit. A negative limit
+// is amem.ErrInvalid.
+func (t *tx) ListNotes(ns string, q amem.ListQuery) ([]amem.Note, error) {
+	limit := q.Limit
+	switch {
+	case limit < 0:
+		return nil, fmt.Errorf("list notes: %w: limit %d is negative", amem.ErrInvalid, limit)
+	case limit == 0:
+		limit = DefaultListLimit
+	case limit > MaxListLimit:
+		limit = MaxListLimit
+	}
+	all, inState := listNotes, listNotesInState
+	if q.Embeddings {
+		all, inState = listNotesVec, listNotesInStateVec
+	}
+	var (
+		notes []amem.Note
+		err   error
+	)
+	if q.State == "" {
+		notes, err = t.queryNotes(all, ns, q.After, limit)
+	} else {
+		notes, err = t.queryNotes(inState, ns, q.After, limit, string(q.State))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list notes: %w", err)
+	}
+	return notes, nil
+}
+
+const (
+	noteIDsByContentAt = `SELECT id FROM notes WHERE ns = $1 AND event_time = $2 AND content = $3`
+	noteIDsByContent   = `SELECT id FROM notes WHERE ns = $1 AND content = $2`
+)
+
+// NoteIDsByContent returns, in ID order, the IDs of the notes of ns with
+// exactly this content and, unless at is zero, this event time (an
+// indexed lookup); without a time it reads every note of the namespace.
+func (t *tx) NoteIDsByContent(ns, content string, at time.Time) ([]string, error) {
+	if checkText("content", content) != nil {
+		return []string{}, nil // no stored note holds a NUL
+	}
+	var (
+		rows pgx.Rows
+		err  error
+	)
+	if at.IsZero() {
+		rows, err = t.query(noteIDsByContent, ns, content)
+	} else {
+		ev, verr := timeValue(at)
+		if verr != nil {
+			return nil, verr
+		}
+		rows, err = t.query(noteIDsByContentAt, ns, ev, content)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("notes by content: %w", err)
+	}
+	ids, err := collectIDs(rows)
+	if err != nil {
+		return nil, fmt.Errorf("notes by content: %w", err)
+	}
+	slices.Sort(ids)
+	return ids, nil
+}
+
+// collectIDs reads a query of one text column.
+func collectIDs(rows pgx.Rows) ([]string, error) {
+	defer rows.Close()
+	ids := []string{}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, mapError(rows.Err())
+}
+
+// noteValues are a note's encoded columns other than id and ns, in the
+// order of insertNote's and updateNote's parameters.
+func noteValues(n amem.Note) ([]any, error) {
+	if n.ID == "" {
+		return nil, fmt.Errorf("%w: note has no ID", amem.ErrInvalid)
+	}
+	if n.Namespace == "" {
+		return nil, fmt.Errorf("%w: note %s has no namespace", amem.ErrInvalid, n.ID)
+	}
+	if err := checkText("note ID and namespace", n.ID, n.Namespace); err != nil {
+		return nil, err
+	}
+	if err := checkNoteText(n); err != nil {
+		return nil, fmt.Errorf("note %s: %w", n.ID, err)
+	}
+	var times [5]*int64
+	for i, f := range [5]struct {
+		name string
+		t    time.Time
+	}{
+		{"event time", n.EventTime}, {"ingest time", n.IngestTime},
+		{"updated at", n.UpdatedAt}, {"enrichment time", n.Enrichment.At},
+		{"due time", n.Enrichment.DueAt},
+	} {
+		v, err := timeValue(f.t)
+		if err != nil {
+			return nil, fmt.Errorf("note %s: %s: %w", n.ID, f.name, err)
+		}
+		times[i] = v
+	}
+	return []any{
+		n.Content, times[0], times[1], times[2],
+		stringsValue(n.Keywords), stringsValue(n.Tags), tagKeys(n.Tags),
+		n.Context, metadataValue(n.Metadata),
+		encodeVector(n.Embedding), n.Version,
+		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
+	}, nil
+}
+
+// insertNote does nothing for an ID that exists, rather than fail: a
+// failed statement would abort the transaction, and a conflict must
+// leave it usable.
+const insertNote = `INSERT INTO notes (content, event_time, ingest_time, updated_at, keywords, tags,
+	tag_keys, context, metadata, embedding, version, enrich_state, enrich_error, enrich_attempts,
+	enrich_at, due_at, change_seq, id, ns)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+ON CONFLICT DO NOTHING`
+
+// InsertNote stores a new note; its links are ignored (see PutLink). An ID
+// that exists, in any namespace, is amem.ErrConflict.
+func (t *tx) InsertNote(n amem.Note) error {
+	if err := t.notWritable("insert note"); err != nil {
+		return err
+	}
+	args, err := noteValues(n)
+	if err != nil {
+		return fmt.Errorf("insert note: %w", err)
+	}
+	seq, err := t.changeSeq(n.Namespace)
+	if err != nil {
+		return fmt.Errorf("insert note %s: %w", n.ID, err)
+	}
+	tag, err := t.exec(insertNote, append(args, seq, n.ID, n.Namespace)...)
+	if err != nil {
+		return fmt.Errorf("insert note %s: %w", n.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("insert note %s: %w", n.ID, amem.ErrConflict)
+	}
+	return nil
+}
+
+const (
+	updateNote = `UPDATE notes SET content = $1, event_time = $2, ingest_time = $3, updated_at = $4,
+	keywords = $5, tags = $6, tag_keys = $7, context = $8, metadata = $9, embedding = $10, version = $11,
+	enrich_state = $12, enrich_error = $13, enrich_attempts = $14, enrich_at = $15, due_at = $16, change_seq = $17
+WHERE id = $18 AND ns = $19 AND version = $20`
+	selectVersion = `SELECT version FROM notes WHERE ns = $1 AND id = $2`
+)
+
+// UpdateNote replaces every field of the note n.ID in n.Namespace but its
+// links and claim, if its stored version is ifVersion: a note that isn't
+// there is amem.ErrNotFound, one at another version amem.ErrConflict.
+func (t *tx) UpdateNote(n amem.Note, ifVersion int) error {
+	if err := t.notWritable("update note"); err != nil {
+		return err
+	}
+	args, err := noteValues(n)
+	if err != nil {
+		return fmt.Errorf("update note: %w", err)
+	}
+	seq, err := t.changeSeq(n.Namespace)
+	if err != nil {
+		return fmt.Errorf("update note %s: %w", n.ID, err)
+	}
+	tag, err := t.exec(updateNote, append(args, seq, n.ID, n.Namespace, ifVersion)...)
+	if err != nil {
+		return fmt.Errorf("update note %s: %w", n.ID, err)
+	}
+	if tag.RowsAffected() == 0 {
+		var v int
+		err := t.queryRow(selectVersion, []any{n.Namespace, n.ID}, &v)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			err = notFound(n.Namespace, n.ID)
+		case err == nil:
+			err = fmt.Errorf("note %s is at version %d, not %d: %w", n.ID, v, ifVersion, amem.ErrConflict)
+		}
+		return fmt.Errorf("update note: %w", err)
+	}
+	return nil
+}
+
+const (
+	deleteNote      = `DELETE FROM notes WHERE ns = $1 AND id = $2`
+	insertTombstone = `INSERT INTO tombstones (ns, seq, id, deleted_at) VALUES ($1, $2, $3, $4)`
+)
+
+// DeleteNote removes a note and leaves a tombstone in the change feed;
+// foreign keys cascade to its links, both ways, and its versions. The
+// change number is taken first, so that the feed row is locked before
+// the note's (see lockFeed); a note that isn't there then leaves the
+// number unused, which followers don't notice.
+func (t *tx) DeleteNote(ns, id string) error {
+	if err := t.notWritable("delete note"); err != nil {
+		return err
+	}
+	seq, err := t.changeSeq(ns)
+	if err != nil {
+		return fmt.Errorf("delete note %s: %w", id, err)
+	}
+	tag, err := t.exec(deleteNote, ns, id)
+	if err != nil {
+		return fmt.Errorf("delete note %s: %w", id, err)
+	}
+	if tag.RowsAffected() == 0 {
+		return fmt.Errorf("delete note: %w", notFound(ns, id))
+	}
+	if _, err := t.exec(insertTombstone, ns, seq, id, time.Now().UnixNano()); err != nil {
+		return fmt.Errorf("delete note %s: tombstone: %w", id, err)
+	}
+	return nil
+}

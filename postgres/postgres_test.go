@@ -1,0 +1,457 @@
+package postgres_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	neturl "net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/pgtest"
+	"github.com/amem-dev/amem/postgres"
+	"github.com/amem-dev/amem/storetest"
+)
+
+func TestMain(m *testing.M) { os.Exit(pgtest.Main(m, os.Getenv("AMEM_TEST_POSTGRES"))) }
+
+// mustOpen opens a store on url, closed when the test ends.
+func mustOpen(t testing.TB, url string, opts *postgres.Options) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), url, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) amem.Store {
+		return mustOpen(t, pgtest.URL(t), nil)
+	})
+}
+
+// testNote returns a note of ns with the fields a store requires.
+func testNote(ns, id, content string) amem.Note {
+	now := time.Now().UTC()
+	return amem.Note{
+		ID: id, Namespace: ns, Content: content,
+		EventTime: now, IngestTime: now, UpdatedAt: now,
+		Keywords: []string{}, Tags: []string{}, Links: []amem.Link{},
+		Embedding: []float32{1, 0}, Version: 1,
+		Enrichment: amem.Enrichment{State: amem.EnrichPending},
+	}
+}
+
+var idSeq atomic.Int64
+
+// newID makes IDs unique in the run, in increasing order.
+func newID() string {
+	return fmt.Sprintf("%010d%016d", time.Now().UnixNano()%1e10, idSeq.Add(1))
+}
+
+// follower catches up on a namespace's feed as Memory's indexes do: head
+// and changes in one View.
+type follower struct {
+	seq  int64
+	live map[string]bool
+}
+
+func (f *follower) catchUp(ctx context.Context, s amem.Store, ns string) error {
+	return s.View(ctx, func(tx amem.Tx) error {
+		head, err := tx.FeedHead(ns)
+		if err != nil {
+			return err
+		}
+		if head.Head < f.seq {
+			return fmt.Errorf("head went back from %d to %d", f.seq, head.Head)
+		}
+		last := f.seq
+		err = tx.Changes(ns, f.seq, func(c amem.Change) error {
+			if c.Seq <= f.seq || c.Seq > head.Head || c.Seq < last {
+				return fmt.Errorf("change %d out of order (after %d, last %d, head %d)", c.Seq, f.seq, last, head.Head)
+			}
+			last = c.Seq
+			if c.Deleted {
+				delete(f.live, c.ID)
+			} else {
+				f.live[c.ID] = true
+			}
+			return nil
+		})
+		f.seq = head.Head
+		return err
+	})
+}
+
+// TestFeedAcrossStores: writers on two stores (two pools, as two
+// instances would have) insert, update and delete notes of one namespace,
+// holding each transaction open a random while after its write so that
+// transactions which took their numbers in one order try to commit in
+// another; a follower on a third store must end with exactly the notes
+// stored, never having seen a number out of order.
+func TestFeedAcrossStores(t *testing.T) {
+	url := pgtest.URL(t)
+	stores := []*postgres.Store{mustOpen(t, url, nil), mustOpen(t, url, nil)}
+	reader := mustOpen(t, url, nil)
+	ns := "feed-two-stores"
+	ctx := context.Background()
+
+	const writersPerStore, rounds = 4, 20
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*writersPerStore+1)
+	for si, s := range stores {
+		for w := range writersPerStore {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(si), uint64(w)))
+				var mine []amem.Note
+				for i := range rounds {
+					var next []amem.Note
+					err := s.Update(ctx, func(tx amem.Tx) error {
+						next = slices.Clone(mine)
+						switch op := rng.IntN(3); {
+						case op == 0 || len(next) == 0:
+							n := testNote(ns, newID(), fmt.Sprintf("store %d writer %d round %d", si, w, i))
+							if err := tx.InsertNote(n); err != nil {
+								return err
+							}
+							next = append(next, n)
+						case op == 1:
+							j := rng.IntN(len(next))
+							u := next[j]
+							u.Content += " (edited)"
+							u.Version++
+							if err := tx.UpdateNote(u, next[j].Version); err != nil {
+								return err
+							}
+							next[j] = u
+						default:
+							j := rng.IntN(len(next))
+							if err := tx.DeleteNote(ns, next[j].ID); err != nil {
+								return err
+							}
+							next = slices.Delete(next, j, j+1)
+						}
+						time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
+						return nil
+					})
+					if err != nil {
+						errs <- err
+						return
+					}
+					mine = next
+				}
+			}()
+		}
+	}
+	f := &follower{live: map[string]bool{}}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			if err := f.catchUp(ctx, reader, ns); err != nil {
+				errs <- err
+				return
+			}
+			select {
+			case <-finished:
+				return
+			default:
+			}
+		}
+	}()
+	<-finished
+	<-done
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	if err := f.catchUp(ctx, reader, ns); err != nil {
+		t.Fatal(err)
+	}
+	var stored []string
+	if err := reader.View(ctx, func(tx amem.Tx) error {
+		list, err := tx.ListNotes(ns, amem.ListQuery{Limit: 10000})
+		for _, n := range list {
+			stored = append(stored, n.ID)
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	got := slices.Sorted(maps.Keys(f.live))
+	if !slices.Equal(got, stored) {
+		t.Fatalf("follower holds %d notes, the store %d", len(got), len(stored))
+	}
+	if f.seq != 2*writersPerStore*rounds {
+		t.Errorf("head %d after %d transactions", f.seq, 2*writersPerStore*rounds)
+	}
+}
+
+// TestFeedCommitOrder: a writer that took a number and has not committed
+// holds back the next writer of the namespace, on another store, until it
+// commits: the later number can't become visible first.
+func TestFeedCommitOrder(t *testing.T) {
+	url := pgtest.URL(t)
+	a, b := mustOpen(t, url, nil), mustOpen(t, url, nil)
+	ns := "commit-order"
+	ctx := context.Background()
+	if err := a.Update(ctx, func(tx amem.Tx) error { return tx.InsertNote(testNote(ns, newID(), "first")) }); err != nil {
+		t.Fatal(err)
+	}
+
+	wrote := make(chan struct{})
+	var aCommitted, bCommitted time.Time
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		err := a.Update(ctx, func(tx amem.Tx) error {
+			if err := tx.InsertNote(testNote(ns, newID(), "slow")); err != nil {
+				return err
+			}
+			close(wrote)
+			time.Sleep(300 * time.Millisecond)
+			return nil
+		})
+		aCommitted = time.Now()
+		if err != nil {
+			t.Error(err)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		<-wrote
+		err := b.Update(ctx, func(tx amem.Tx) error { return tx.InsertNote(testNote(ns, newID(), "fast")) })
+		bCommitted = time.Now()
+		if err != nil {
+			t.Error(err)
+		}
+	}()
+	<-wrote
+	// While a holds number 2 uncommitted, a reader sees head 1.
+	var mid amem.Feed
+	if err := b.View(ctx, func(tx amem.Tx) error {
+		var err error
+		mid, err = tx.FeedHead(ns)
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	wg.Wait()
+	if mid.Head != 1 {
+		t.Errorf("head %d while the second writer was uncommitted, want 1", mid.Head)
+	}
+	if bCommitted.Before(aCommitted) {
+		t.Errorf("the later writer committed %v before the earlier one", aCommitted.Sub(bCommitted))
+	}
+	var changes []int64
+	if err := b.View(ctx, func(tx amem.Tx) error {
+		return tx.Changes(ns, 1, func(c amem.Change) error { changes = append(changes, c.Seq); return nil })
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(changes, []int64{2, 3}) {
+		t.Errorf("changes after 1: %v, want [2 3]", changes)
+	}
+}
+
+// TestClaimsAcrossStores: workers of two stores racing for the same due
+// notes each get distinct ones, and all of them.
+func TestClaimsAcrossStores(t *testing.T) {
+	url := pgtest.URL(t)
+	stores := []*postgres.Store{mustOpen(t, url, nil), mustOpen(t, url, nil)}
+	ctx := context.Background()
+	ns := "claims-two-stores"
+	now := time.Now().UTC()
+	const notes = 60
+	if err := stores[0].Update(ctx, func(tx amem.Tx) error {
+		for i := range notes {
+			n := testNote(ns, newID(), fmt.Sprint("queued ", i))
+			n.Enrichment.DueAt = now.Add(-time.Duration(i) * time.Millisecond)
+			if err := tx.InsertNote(n); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	seen := map[string]string{}
+	var wg sync.WaitGroup
+	for si, s := range stores {
+		for w := range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				owner := fmt.Sprintf("store%d-worker%d", si, w)
+				for {
+					var refs []amem.NoteRef
+					err := s.Update(ctx, func(tx amem.Tx) error {
+						var err error
+						refs, err = tx.ClaimDue(owner, now, now.Add(time.Hour), 2)
+						return err
+					})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(refs) == 0 {
+						return
+					}
+					mu.Lock()
+					for _, r := range refs {
+						if prev, ok := seen[r.ID]; ok {
+							t.Errorf("note %s claimed by %s and %s", r.ID, prev, owner)
+						}
+						seen[r.ID] = owner
+					}
+					mu.Unlock()
+				}
+			}()
+		}
+	}
+	wg.Wait()
+	if len(seen) != notes {
+		t.Errorf("%d of %d notes claimed", len(seen), notes)
+	}
+}
+
+// TestMigrateConcurrently: instances opening a new database at once all
+// succeed, and the schema is migrated once.
+func TestMigrateConcurrently(t *testing.T) {
+	url := pgtest.URL(t)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := postgres.Open(context.Background(), url, nil)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			s.Close()
+		}()
+	}
+	wg.Wait()
+	var n int
+	if err := queryInt(url, `SELECT count(*) FROM amem_schema_migrations`, &n); err != nil {
+		t.Fatal(err)
+	}
+	if n != 1 {
+		t.Errorf("%d migration rows, want 1", n)
+	}
+}
+
+func TestSchemaTooNew(t *testing.T) {
+	url := pgtest.URL(t)
+	mustOpen(t, url, nil).Close()
+	if err := pgtest.Exec(context.Background(), url, `INSERT INTO amem_schema_migrations VALUES (999, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	_, err := postgres.Open(context.Background(), url, nil)
+	if !errors.Is(err, postgres.ErrSchemaTooNew) {
+		t.Fatalf("Open of a newer schema: %v, want ErrSchemaTooNew", err)
+	}
+}
+
+func TestOpenErrors(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := postgres.Open(ctx, "postgres://u:secret@127.0.0.1:1/x?sslmode=disable&connect_timeout=2", nil)
+	if err == nil {
+		t.Fatal("Open of a closed port succeeded")
+	}
+	if strings.Contains(err.Error(), "secret") {
+		t.Errorf("the error shows the password: %v", err)
+	}
+	if _, err := postgres.Open(ctx, "postgres://u:secret@[::1/x", nil); !errors.Is(err, amem.ErrInvalid) || strings.Contains(err.Error(), "secret") {
+		t.Errorf("Open of a bad URL: %v, want ErrInvalid without the password", err)
+	}
+}
+
+// TestSurvivesDroppedConnections: the server ending every connection of
+// the store, as a PostgreSQL restart does, costs at most the transactions
+// running then; the pool reconnects by itself. (Restarting the server
+// itself would disturb the other packages' tests that run beside these.)
+func TestSurvivesDroppedConnections(t *testing.T) {
+	u, err := neturl.Parse(pgtest.URL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	app := "amem_drop_" + newID()
+	q := u.Query()
+	q.Set("application_name", app)
+	u.RawQuery = q.Encode()
+	s := mustOpen(t, u.String(), &postgres.Options{MinConns: 3, HealthInterval: time.Millisecond})
+	ctx := context.Background()
+	ns := "dropped"
+	insert := func() error {
+		return s.Update(ctx, func(tx amem.Tx) error { return tx.InsertNote(testNote(ns, newID(), "note")) })
+	}
+	if err := insert(); err != nil {
+		t.Fatal(err)
+	}
+	if err := pgtest.Exec(ctx, pgtest.DatabaseURL(t),
+		`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1`, app); err != nil {
+		t.Fatal(err)
+	}
+	var failed int
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := insert()
+		if err == nil {
+			break
+		}
+		failed++
+		t.Logf("write %d after the connections ended: %v", failed, err)
+		if time.Now().After(deadline) {
+			t.Fatalf("no write succeeded within 10s of the connections' end: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if failed > 1 { // the first finds its connection gone
+		t.Errorf("%d writes failed before one succeeded", failed)
+	}
+	if err := s.Health(ctx); err != nil {
+		t.Errorf("Health after reconnecting: %v", err)
+	}
+	var notes int
+	if err := s.View(ctx, func(tx amem.Tx) error {
+		st, err := tx.Stats(ns)
+		notes = st.Notes
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if notes != 2 {
+		t.Errorf("%d notes, want 2", notes)
+	}
+}
+
+func queryInt(url, sql string, dest *int) error {
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(ctx)
+	return conn.QueryRow(ctx, sql).Scan(dest)
+}

@@ -1,0 +1,124 @@
+package postgres
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jackc/pgx/v5/pgtype"
+
+	"github.com/amem-dev/amem"
+)
+
+// filterSQL returns the conditions, each led by " AND ", that pass the
+// notes (table alias n) that pass f, with their arguments numbered from
+// first. none is true when no note can pass. The semantics are package
+// sqlite's filterSQL's, which amem.Filter documents:
+//
+//   - From <= EventTime < To, where a zero bound is no bound; a note with a
+//     zero EventTime passes no bounded range. Bounds beyond what a time
+//     column holds (years 1678-2261) are clamped.
+//   - every tag of f.Tags is among the note's tags, compared after
+//     strings.ToLower (tag_keys), so "Work" matches "work";
+//   - every pair of f.Metadata is in the note's metadata, compared exactly.
+//
+// Tags go in as one text[] and pairs as one jsonb argument, tested by
+// containment (@>), so the query is the same whatever their number.
+func filterSQL(f amem.Filter, first int) (cond string, args []any, none bool) {
+	var q strings.Builder
+	arg := func(v any) string {
+		args = append(args, v)
+		return "$" + strconv.Itoa(first+len(args)-1)
+	}
+	if !f.From.IsZero() || !f.To.IsZero() {
+		q.WriteString(` AND n.event_time IS NOT NULL`)
+	}
+	if !f.From.IsZero() && f.From.After(minTime) {
+		if f.From.After(maxTime) {
+			return "", nil, true
+		}
+		q.WriteString(` AND n.event_time >= ` + arg(f.From.UnixNano()))
+	}
+	if !f.To.IsZero() && !f.To.After(maxTime) {
+		if !f.To.After(minTime) {
+			return "", nil, true
+		}
+		q.WriteString(` AND n.event_time < ` + arg(f.To.UnixNano()))
+	}
+	if keys := tagKeys(f.Tags); len(keys) > 0 {
+		if checkText("tags", keys...) != nil {
+			return "", nil, true // no stored tag holds a NUL
+		}
+		q.WriteString(` AND n.tag_keys @> ` + arg(keys) + `::text[]`)
+	}
+	if len(f.Metadata) > 0 {
+		for k, v := range f.Metadata {
+			if checkText("metadata", k, v) != nil {
+				return "", nil, true
+			}
+		}
+		q.WriteString(` AND n.metadata @> ` + arg(metadataValue(f.Metadata)) + `::jsonb`)
+	}
+	return q.String(), args, false
+}
+
+// MatchIDs returns, in ID order, the IDs of the notes of ns that pass f
+// (see filterSQL).
+func (t *tx) MatchIDs(ns string, f amem.Filter) ([]string, error) {
+	cond, args, none := filterSQL(f, 2)
+	if none {
+		return []string{}, nil
+	}
+	rows, err := t.query(`SELECT n.id FROM notes n WHERE n.ns = $1`+cond+` ORDER BY n.id`, append([]any{ns}, args...)...)
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
+	}
+	ids, err := collectIDs(rows)
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
+	}
+	return ids, nil
+}
+
+const selectEmbeddings = `SELECT id, embedding FROM notes
+WHERE ns = $1 AND embedding IS NOT NULL ORDER BY id`
+
+// Embeddings streams the vectors of ns, in ID order. vec is reused
+// between calls: fn must copy what it keeps, and must not use the Tx. An
+// error from fn stops the scan and is returned as is; so is the context's
+// once it is done.
+func (t *tx) Embeddings(ns string, fn func(id string, vec []float32) error) error {
+	rows, err := t.query(selectEmbeddings, ns)
+	if err != nil {
+		return fmt.Errorf("embeddings: %w", err)
+	}
+	defer rows.Close()
+	var (
+		id  string
+		raw pgtype.DriverBytes // the driver's buffer, valid until Next
+		vec []float32
+	)
+	for i := 0; rows.Next(); i++ {
+		if i%1024 == 0 {
+			if err := t.ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if err := rows.Scan(&id, &raw); err != nil {
+			return fmt.Errorf("embeddings: %w", err)
+		}
+		if vec, err = decodeVector(vec, raw); err != nil {
+			return fmt.Errorf("embeddings: note %s: %w", id, err)
+		}
+		if len(vec) == 0 {
+			continue
+		}
+		if err := fn(id, vec); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("embeddings: %w", mapError(err))
+	}
+	return nil
+}
