@@ -97,6 +97,12 @@ type Config struct {
 	// WorkDir holds the stores (default: a temporary directory, removed
 	// after the run).
 	WorkDir string
+	// Store, when set, opens the database every ingest of the run writes
+	// to instead (a PostgreSQL database, say), once per ingest; each
+	// ingest then writes namespaces of its own, named
+	// NamespacePrefix + ingest + "-" + conversation, which stay there.
+	Store           func(ctx context.Context) (amem.Store, error)
+	NamespacePrefix string
 	// Progress receives a progress line on stderr-like writers.
 	Progress io.Writer
 	// Now is the clock for timings (default time.Now).
@@ -217,7 +223,13 @@ func (c noEvolution) Connect(ctx context.Context, n amem.Note, cands []amem.Cand
 
 func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, cfg Config) (*amem.Memory, IngestStats, error) {
 	stats := IngestStats{Store: string(kind)}
-	st, err := sqlite.Open(ctx, filepath.Join(cfg.WorkDir, string(kind)+".db"), nil)
+	var st amem.Store
+	var err error
+	if cfg.Store != nil {
+		st, err = cfg.Store(ctx)
+	} else {
+		st, err = sqlite.Open(ctx, filepath.Join(cfg.WorkDir, string(kind)+".db"), nil)
+	}
 	if err != nil {
 		return nil, stats, err
 	}
@@ -244,7 +256,7 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 		for _, t := range c.Turns() {
 			t0 := cfg.Now()
 			n, err := mem.Add(ctx, amem.AddRequest{
-				Namespace: namespace(c.SampleID), Content: t.Content(), EventTime: t.Time,
+				Namespace: cfg.namespace(kind, c.SampleID), Content: t.Content(), EventTime: t.Time,
 				Metadata: map[string]string{"dia_id": t.DiaID, "speaker": t.Speaker},
 			})
 			if err != nil {
@@ -263,7 +275,7 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 	stats.Seconds = cfg.Now().Sub(start).Seconds()
 	stats.PerNote = percentiles(lat)
 	for _, c := range convs {
-		s, err := mem.Stats(ctx, namespace(c.SampleID))
+		s, err := mem.Stats(ctx, cfg.namespace(kind, c.SampleID))
 		if err != nil {
 			mem.Close()
 			return nil, stats, err
@@ -278,8 +290,19 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 	return mem, stats, nil
 }
 
-// namespace maps a sample ID to a valid namespace name.
-func namespace(sampleID string) string {
+// namespace names a conversation's namespace in an ingest: its sample ID,
+// made valid, alone in a store of the ingest's own, after the ingest's
+// name in a shared one.
+func (c *Config) namespace(kind ingestKind, sampleID string) string {
+	ns := validNamespace(sampleID)
+	if c.Store != nil {
+		ns = c.NamespacePrefix + string(kind) + "-" + ns
+	}
+	return ns
+}
+
+// validNamespace maps a sample ID to a valid namespace name.
+func validNamespace(sampleID string) string {
 	var b strings.Builder
 	for _, r := range sampleID {
 		if r < 128 && (r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
@@ -305,7 +328,7 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 	var lat []time.Duration
 	for _, c := range convs {
 		for _, q := range c.QA {
-			ns := namespace(c.SampleID)
+			ns := cfg.namespace(mode.ingest(), c.SampleID)
 			t0 := cfg.Now()
 			req := search
 			req.Namespace, req.Query, req.K = ns, q.Question, cfg.K

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,9 +33,15 @@ own namespace (one note per turn, "Speaker: text (image: caption)", event time
 the session date), asks every question as a search, and scores the context
 list (dia_ids in context order) by recall@k and hit@k for k in 1, 5, 10, 25, 50.
 Modes: bm25, vector, hybrid (baselines over raw turns), amem (the full method),
-amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
+amem-no-evolution, amem-no-links. Several modes share one ingest where sound.
+
+The stores are SQLite files in a temporary (or --work-dir) directory, unless
+--db (AMEM_DB, the configuration file) is a postgres:// URL: then the run
+writes to that database, in namespaces named eval-TIME-INGEST-CONVERSATION,
+which it leaves there (use a scratch database).`,
 		Example: `  amem eval locomo --data ../shared/locomo/locomo-dev.json --mode amem --k 10 --out results.json
-  amem eval locomo --data locomo10.json --mode bm25,vector,hybrid,amem --out all.json`,
+  amem eval locomo --data locomo10.json --mode bm25,vector,hybrid,amem --out all.json
+  amem eval locomo --data locomo10.json --db postgres://localhost/scratch --mode amem`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if data == "" {
@@ -93,6 +101,22 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.`,
 			cfg := eval.Config{
 				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, LexicalWeight: lexWeight,
 				WorkDir: work, Progress: a.stderr,
+			}
+			// A PostgreSQL database runs the benchmark in it; a SQLite
+			// path (the default database included) is left alone, and the
+			// stores are files in the work directory.
+			pg, err := local.IsPostgres(mc.Path)
+			if err != nil {
+				return err
+			}
+			if pg {
+				if work != "" {
+					return usagef("--work-dir holds SQLite stores; with a PostgreSQL --db the run writes to that database")
+				}
+				db := mc.Path
+				cfg.Store = func(ctx context.Context) (amem.Store, error) { return local.OpenStore(ctx, db) }
+				cfg.NamespacePrefix = "eval-" + time.Now().UTC().Format("20060102T150405") + "-"
+				fmt.Fprintf(a.stderr, "running in %s, namespaces %s*\n", local.ShowDB(db), cfg.NamespacePrefix)
 			}
 			if doAnswer {
 				if mc.LLM == "" {
