@@ -562,6 +562,10 @@ func TestBadInputChangesNothing(t *testing.T) {
 		{"bad namespace", amem.AddRequest{Namespace: "a b", Content: "ok"}},
 		{"empty keyword", amem.AddRequest{Namespace: "ns", Content: "ok", Keywords: []string{""}}},
 		{"empty metadata key", amem.AddRequest{Namespace: "ns", Content: "ok", Metadata: map[string]string{"": "v"}}},
+		// PostgreSQL's text can't hold NUL, so no store takes it.
+		{"NUL in content", amem.AddRequest{Namespace: "ns", Content: "a\x00b"}},
+		{"NUL in a tag", amem.AddRequest{Namespace: "ns", Content: "ok", Tags: []string{"t\x00"}}},
+		{"NUL in metadata", amem.AddRequest{Namespace: "ns", Content: "ok", Metadata: map[string]string{"k": "\x00"}}},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {

@@ -63,9 +63,16 @@ func ValidNamespace(ns string) error {
 	return nil
 }
 
+// nul is refused in every text a note keeps: PostgreSQL's text can't hold
+// it, and a note must read the same on every store.
+const nul = "\x00"
+
 func (m *Memory) validContent(content string) error {
 	if !utf8.ValidString(content) {
 		return invalidf("content is not valid UTF-8")
+	}
+	if strings.Contains(content, nul) {
+		return invalidf("content holds a NUL character (U+0000)")
 	}
 	if strings.TrimSpace(content) == "" {
 		return invalidf("content is empty")
@@ -95,6 +102,9 @@ func validTerms(field string, terms []string, limit int) ([]string, error) {
 		if !utf8.ValidString(t) {
 			return nil, invalidf("%s: %q is not valid UTF-8", field, t)
 		}
+		if strings.Contains(t, nul) {
+			return nil, invalidf("%s: %q holds a NUL character (U+0000)", field, t)
+		}
 		t = strings.TrimSpace(t)
 		if t == "" {
 			return nil, invalidf("%s: empty entry", field)
@@ -121,6 +131,8 @@ func validMetadata(md map[string]string) error {
 			return invalidf("metadata has an empty key")
 		case !utf8.ValidString(k) || !utf8.ValidString(v):
 			return invalidf("metadata %q is not valid UTF-8", k)
+		case strings.Contains(k, nul) || strings.Contains(v, nul):
+			return invalidf("metadata %q holds a NUL character (U+0000)", k)
 		case len(k) > MaxMetadataKey:
 			return invalidf("metadata key %q is over %d bytes", k[:32]+"...", MaxMetadataKey)
 		case len(v) > MaxMetadataValue:
@@ -134,6 +146,9 @@ func validContext(s string) error {
 	if !utf8.ValidString(s) {
 		return invalidf("context is not valid UTF-8")
 	}
+	if strings.Contains(s, nul) {
+		return invalidf("context holds a NUL character (U+0000)")
+	}
 	if len(s) > MaxContextBytes {
 		return invalidf("context is %d bytes, the limit is %d", len(s), MaxContextBytes)
 	}
@@ -141,12 +156,13 @@ func validContext(s string) error {
 }
 
 // cleanTerms sanitises curator output instead of rejecting it: a model's
-// sloppy list should not fail the whole enrichment.
+// sloppy list should not fail the whole enrichment. NUL goes, as Add
+// refuses it.
 func cleanTerms(terms []string, limit int) []string {
 	out := make([]string, 0, min(len(terms), limit))
 	seen := make(map[string]bool, len(terms))
 	for _, t := range terms {
-		t = strings.TrimSpace(strings.ToValidUTF8(t, ""))
+		t = strings.TrimSpace(strings.ReplaceAll(strings.ToValidUTF8(t, ""), nul, ""))
 		if t == "" || len(t) > maxCuratorTermLen {
 			continue
 		}
@@ -163,10 +179,10 @@ func cleanTerms(terms []string, limit int) []string {
 	return out
 }
 
-// cleanText sanitises a curator-written sentence: valid UTF-8, one line,
-// bounded length (cut at a rune boundary).
+// cleanText sanitises a curator-written sentence: valid UTF-8 without NUL,
+// one line, bounded length (cut at a rune boundary).
 func cleanText(s string, limit int) string {
-	s = strings.ToValidUTF8(s, "")
+	s = strings.ReplaceAll(strings.ToValidUTF8(s, ""), nul, "")
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) <= limit {
 		return s
