@@ -1,6 +1,7 @@
 package hnsw
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"slices"
@@ -232,19 +233,53 @@ func (x *Index) UpsertBatch(ids []string, vecs [][]float32) error {
 		}
 		fresh = append(fresh, x.appendNode(id, vecs[i]))
 	}
-	x.link(fresh)
-	return nil
+	return x.link(context.Background(), fresh)
+}
+
+// Compacted returns a new index with x's live vectors and options and no
+// dead nodes, linked afresh from their codes (re-linking needs no float
+// vectors). It only reads x, so it may run under the caller's read lock
+// while searches go on; changes made to x meanwhile are not in the
+// result, so the caller replays them (amem's kernel: the feed since the
+// sequence number x reflected) before swapping it in. It stops with
+// ctx's error when ctx is done.
+//
+// The policy: inserts reuse dead nodes, so they pile up only where a
+// namespace shrinks; when NeedsCompaction reports true the caller builds
+// a compacted copy in the background.
+func (x *Index) Compacted(ctx context.Context) (*Index, error) {
+	y, err := New(x.dim, &x.opts)
+	if err != nil {
+		return nil, err
+	}
+	y.Grow(len(x.row))
+	nodes := make([]uint32, 0, len(x.row))
+	for u, id := range x.ids {
+		if x.dead[u] {
+			continue
+		}
+		v := y.appendNode(id, nil)
+		copy(y.rows[int(v)*y.stride:(int(v)+1)*y.stride], x.rows[u*x.stride:(u+1)*x.stride])
+		nodes = append(nodes, v)
+	}
+	if err := y.link(ctx, nodes); err != nil {
+		return nil, err
+	}
+	return y, nil
 }
 
 // link inserts the given appended nodes, in parallel when there are
 // enough of them to pay for it.
-func (x *Index) link(nodes []uint32) {
+func (x *Index) link(ctx context.Context, nodes []uint32) error {
 	workers := runtime.GOMAXPROCS(0)
 	if workers == 1 || len(nodes) < 256 {
-		for _, u := range nodes {
+		for i, u := range nodes {
+			if i%1024 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
 			x.insert(u, nil, false)
 		}
-		return
+		return nil
 	}
 	// Seed the graph serially so that the first parallel inserts do not
 	// all race to become the entry point of an empty graph.
@@ -265,7 +300,7 @@ func (x *Index) link(nodes []uint32) {
 			s := &scratch{}
 			for {
 				i := int(next.Add(1)) - 1
-				if i >= len(nodes) {
+				if i >= len(nodes) || i%1024 == 0 && ctx.Err() != nil {
 					return
 				}
 				x.insert(nodes[i], s, true)
@@ -273,4 +308,5 @@ func (x *Index) link(nodes []uint32) {
 		}()
 	}
 	wg.Wait()
+	return ctx.Err()
 }

@@ -20,3 +20,6 @@ func dot8(a, b []int8) int32 {
 	}
 	return dot8Generic(a, b)
 }
+
+//go:noescape
+func prefetchRows(base *byte, stride int, ids *uint32, n, lines int)

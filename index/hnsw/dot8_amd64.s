@@ -80,3 +80,35 @@ done:
 	VZEROUPPER
 	MOVL AX, ret+24(FP)
 	RET
+
+// func prefetchRows(base *byte, stride int, ids *uint32, n, lines int)
+//
+// Asks for the first lines cache lines of each listed row, so that the
+// misses of a node's neighbours overlap instead of queueing one by one
+// behind each dot product.
+TEXT ·prefetchRows(SB), NOSPLIT, $0-40
+	MOVQ base+0(FP), SI
+	MOVQ stride+8(FP), DX
+	MOVQ ids+16(FP), DI
+	MOVQ n+24(FP), CX
+	MOVQ lines+32(FP), R8
+
+row:
+	TESTQ CX, CX
+	JE    done
+	MOVL  (DI), AX
+	IMULQ DX, AX
+	ADDQ  SI, AX
+	MOVQ  R8, BX
+
+line:
+	PREFETCHT0 (AX)
+	ADDQ       $64, AX
+	DECQ       BX
+	JNZ        line
+	ADDQ       $4, DI
+	DECQ       CX
+	JMP        row
+
+done:
+	RET

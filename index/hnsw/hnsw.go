@@ -229,14 +229,17 @@ func (x *Index) Upsert(id string, vec []float32) error {
 	return nil
 }
 
-// appendNode adds a node, unlinked, with a fresh random level.
+// appendNode adds a node, unlinked, with a fresh random level and vec's
+// code (vec nil: the caller writes the row).
 func (x *Index) appendNode(id string, vec []float32) uint32 {
 	u := uint32(len(x.ids))
 	x.ids = append(x.ids, id)
 	x.row[id] = u
 	x.dead = append(x.dead, false)
 	x.rows = append(x.rows, make([]byte, x.stride)...)
-	x.setScale(u, quantise(x.code(u), vec))
+	if vec != nil {
+		x.setScale(u, quantise(x.code(u), vec))
+	}
 	lv := min(int(-math.Log(1-x.rng.Float64())*x.ml), maxLevels)
 	x.level = append(x.level, uint8(lv))
 	x.links0 = append(x.links0, make([]uint32, x.m0+1)...)

@@ -9,6 +9,14 @@ import (
 
 func idOf(i int) string { return fmt.Sprintf("n%07d", i) }
 
+// sized returns n, or a fifth of it under the race detector.
+func sized(n int) int {
+	if raceOn {
+		return n / 5
+	}
+	return n
+}
+
 // pair is an approximate index and the exact one it must agree with,
 // holding the same vectors; the exact one also answers re-ranking.
 type pair struct {
@@ -107,10 +115,12 @@ func TestRecall(t *testing.T) {
 		{10000, 256, 0.95, 0.99},
 		{50000, 96, 0.90, 0.98},
 	} {
+		if raceOn {
+			// The race-enabled run checks the same thresholds on graphs
+			// a tenth the size; the full sizes run without it.
+			tc.n /= 10
+		}
 		t.Run(fmt.Sprint(tc.n), func(t *testing.T) {
-			if testing.Short() && tc.n > 10000 {
-				t.Skip("short")
-			}
 			c := newCorpus(tc.dim, 3)
 			p := build(t, c, tc.n, nil)
 			plain := p.recall(t, c, 100, 10, false, nil)

@@ -24,6 +24,7 @@ type scratch struct {
 	res   worstHeap
 	q     []int8
 	nb    []uint32 // a neighbour list copied out under its lock
+	todo  []uint32 // a node's unvisited neighbours
 	sel   []uint32
 	pool  []cand
 }
@@ -126,11 +127,18 @@ func (x *Index) searchLayer(s *scratch, q []int8, qs float32, eps []cand, ef, lc
 		if len(s.res) >= ef && c.sim < s.res.worst() {
 			break
 		}
+		todo := s.todo[:0]
 		for _, v := range x.neighbours(s, c.id, lc, locked) {
-			if !s.visit(v) {
-				continue
+			if s.visit(v) {
+				todo = append(todo, v)
 			}
-			visited++
+		}
+		s.todo = todo
+		if len(todo) > 0 && prefetchLines > 0 {
+			prefetchRows(&x.rows[0], x.stride, &todo[0], len(todo), min(prefetchLines, (x.stride+63)/64))
+		}
+		visited += len(todo)
+		for _, v := range todo {
 			d := x.simTo(q, qs, v)
 			if len(s.res) < ef || d > s.res.worst() {
 				s.cands.push(cand{d, v})
@@ -145,6 +153,9 @@ func (x *Index) searchLayer(s *scratch, q []int8, qs float32, eps []cand, ef, lc
 	}
 	return true
 }
+
+// prefetchLines is how many cache lines of each row a search prefetches.
+var prefetchLines = 2
 
 // sortedRes empties s.res into s.pool, most similar first.
 func (s *scratch) sortedRes() []cand {
@@ -161,7 +172,8 @@ func (s *scratch) sortedRes() []cand {
 //
 // If allow is non-nil only ids it accepts are returned; others are still
 // traversed. A selective filter makes the graph search wander: when it
-// has visited an eighth of the nodes without filling its pool, Search
+// has visited an eighth of the nodes (and at least 2000) without filling
+// its pool, Search
 // falls back to a scan of all codes, which is exact over the codes. The
 // caller that knows its filter matches few ids should prefer SearchAmong
 // (see the package doc for the rule).
@@ -194,7 +206,9 @@ func (x *Index) Search(query []float32, k int, allow func(id string) bool, reran
 	}
 	limit := 0
 	if allow != nil || x.ndead > 0 {
-		limit = len(x.ids) / 8
+		// Past this many visits a sequential scan of every code costs
+		// less than the rest of a wandering search.
+		limit = max(len(x.ids)/8, 2000)
 	}
 	complete := x.searchLayer(s, s.q, qs, []cand{cur}, ef, 0, f, false, limit)
 	if !complete || len(s.res) < min(want, len(x.row)) && (allow != nil || x.ndead > 0) {
