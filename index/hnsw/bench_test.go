@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -168,13 +167,6 @@ func BenchmarkSearch(b *testing.B) {
 	}
 }
 
-func init() {
-	// A knob for measuring prefetching; not an option of the index.
-	if v, err := strconv.Atoi(os.Getenv("AMEM_HNSW_PREFETCH")); err == nil {
-		prefetchLines = v
-	}
-}
-
 func benchOne(b *testing.B, s *benchSet, search func([]float32) []index.Hit) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	b.ReportAllocs()
@@ -211,6 +203,43 @@ func BenchmarkBuild(b *testing.B) {
 			}
 			b.ReportMetric(s.annBytes, "ann-B/vec")
 			b.ReportMetric(s.flatBytes, "flat-B/vec")
+		})
+	}
+}
+
+// BenchmarkFiltered compares, at 100k vectors on one core with
+// re-ranking, a filtered graph search with SearchAmong over the matching
+// ids, as the share of allowed notes falls: the measured basis of the
+// rule in the package doc for when a caller should switch.
+func BenchmarkFiltered(b *testing.B) {
+	s := loadBench(b, 100000)
+	s.ann.SetEfSearch(64)
+	n := s.exact.Len()
+	for _, every := range []int{2, 10, 30, 100, 300} {
+		allowed := make(map[string]bool, n/every)
+		var ids []string
+		for i := 0; i < n; i += every {
+			allowed[idOf(i)] = true
+			ids = append(ids, idOf(i))
+		}
+		allow := func(id string) bool { return allowed[id] }
+		truth := make([][]index.Hit, len(s.queries))
+		for j, q := range s.queries {
+			truth[j], _ = s.exact.Search(q, 10, allow)
+		}
+		fs := *s
+		fs.truth = truth
+		b.Run(fmt.Sprintf("1in%d/search", every), func(b *testing.B) {
+			benchOne(b, &fs, func(q []float32) []index.Hit {
+				h, _ := s.ann.Search(q, 10, allow, s.rerank)
+				return h
+			})
+		})
+		b.Run(fmt.Sprintf("1in%d/among", every), func(b *testing.B) {
+			benchOne(b, &fs, func(q []float32) []index.Hit {
+				h, _ := s.ann.SearchAmong(q, 10, ids, s.rerank)
+				return h
+			})
 		})
 	}
 }

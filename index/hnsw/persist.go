@@ -9,23 +9,28 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"slices"
 )
 
 // The file format, version 1, little-endian throughout:
 //
-//	magic     "AMEMHNSW"
-//	header    u32 version, dim, M, EfConstruction, nodes; i32 maxLevel; u32 entry
-//	ids       per node: u32 length, bytes (dead nodes: length 0)
-//	dead      per node: one byte, 0 or 1
-//	levels    per node: one byte
-//	rows      per node: dim int8 codes, f32 scale
-//	layer 0   per node: u32 count, 2*M u32 neighbours
-//	upper     per node with level L > 0: L lists of u32 count, M u32 neighbours
-//	checksum  u32 CRC-32C of everything before it
+//	magic       "AMEMHNSW"
+//	header      u32 version, dim, M, EfConstruction, nodes; i32 maxLevel;
+//	            u32 entry; u64 id bytes; u64 upper-layer words
+//	header sum  u32 CRC-32C of magic and header
+//	id lengths  per node: u32 (dead nodes: 0)
+//	ids         the ids' bytes, concatenated
+//	dead        per node: one byte, 0 or 1
+//	levels      per node: one byte
+//	rows        per node: dim int8 codes, f32 scale
+//	layer 0     per node: u32 count, 2*M u32 neighbours
+//	upper       per node with level L > 0: L lists of u32 count, M u32
+//	            neighbours
+//	checksum    u32 CRC-32C of everything before it
 //
-// The arrays are the index's own, so writing is a copy and reading
-// allocates each once; nothing is rebuilt but the id map.
+// The header has its own checksum so that Read can trust the sizes it
+// gives and allocate each array once, at its final size, instead of
+// growing buffers as data arrives; the arrays are the index's own, so
+// writing is a copy and reading rebuilds nothing but the id map.
 
 const (
 	magic   = "AMEMHNSW"
@@ -44,12 +49,22 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 func (x *Index) WriteTo(w io.Writer) (int64, error) {
 	cw := &crcWriter{w: bufio.NewWriterSize(w, 1<<20), h: crc32.New(castagnoli)}
 	n := len(x.ids)
+	var idBytes, upperWords uint64
+	for u, id := range x.ids {
+		idBytes += uint64(len(id))
+		upperWords += uint64(len(x.upper[u]))
+	}
 	cw.bytes([]byte(magic))
 	for _, v := range []uint32{version, uint32(x.dim), uint32(x.opts.M), uint32(x.opts.EfConstruction), uint32(n), uint32(int32(x.maxLevel)), x.entry} {
 		cw.u32(v)
 	}
+	cw.u64(idBytes)
+	cw.u64(upperWords)
+	cw.u32(cw.h.Sum32())
 	for _, id := range x.ids {
 		cw.u32(uint32(len(id)))
+	}
+	for _, id := range x.ids {
 		cw.bytes([]byte(id))
 	}
 	dead := make([]byte, n)
@@ -65,9 +80,7 @@ func (x *Index) WriteTo(w io.Writer) (int64, error) {
 	for _, up := range x.upper {
 		cw.u32s(up)
 	}
-	sum := cw.h.Sum32()
-	cw.hashOff = true
-	cw.u32(sum)
+	cw.u32(cw.h.Sum32())
 	if cw.err == nil {
 		cw.err = cw.w.Flush()
 	}
@@ -75,29 +88,25 @@ func (x *Index) WriteTo(w io.Writer) (int64, error) {
 }
 
 type crcWriter struct {
-	w       *bufio.Writer
-	h       hash.Hash32
-	hashOff bool
-	n       int64
-	err     error
-	buf     []byte
+	w   *bufio.Writer
+	h   hash.Hash32
+	n   int64
+	err error
+	buf []byte
 }
 
 func (c *crcWriter) bytes(b []byte) {
 	if c.err != nil {
 		return
 	}
-	if !c.hashOff {
-		c.h.Write(b)
-	}
+	c.h.Write(b)
 	var m int
 	m, c.err = c.w.Write(b)
 	c.n += int64(m)
 }
 
-func (c *crcWriter) u32(v uint32) {
-	c.bytes(binary.LittleEndian.AppendUint32(c.buf[:0], v))
-}
+func (c *crcWriter) u32(v uint32) { c.bytes(binary.LittleEndian.AppendUint32(c.buf[:0], v)) }
+func (c *crcWriter) u64(v uint64) { c.bytes(binary.LittleEndian.AppendUint64(c.buf[:0], v)) }
 
 func (c *crcWriter) u32s(vs []uint32) {
 	for len(vs) > 0 && c.err == nil {
@@ -114,25 +123,30 @@ func (c *crcWriter) u32s(vs []uint32) {
 // Read reads an index written by WriteTo. M and EfConstruction come from
 // the input; the other fields of opts (nil: defaults) apply as in New.
 // Input that is not a valid index, truncated or damaged, is an error
-// wrapping ErrCorrupt, never a panic; memory is allocated as the input
-// delivers data, not as its header claims.
+// wrapping ErrCorrupt, never a panic.
 func Read(r io.Reader, opts *Options) (*Index, error) {
-	cr := &crcReader{r: bufio.NewReaderSize(r, 1<<20), h: crc32.New(castagnoli)}
-	if string(cr.bytes(len(magic))) != magic {
-		return nil, corrupt(cr.err, "not an index file")
+	cr := &crcReader{r: bufio.NewReaderSize(r, 1<<16), h: crc32.New(castagnoli)}
+	var head [len(magic) + 7*4 + 2*8]byte
+	cr.full(head[:])
+	sum := cr.h.Sum32()
+	if cr.err != nil || string(head[:len(magic)]) != magic {
+		return nil, fmt.Errorf("%w: not an index file", ErrCorrupt)
 	}
-	var hdr [7]uint32
-	for i := range hdr {
-		hdr[i] = cr.u32()
+	if cr.u32() != sum {
+		return nil, fmt.Errorf("%w: header checksum mismatch", ErrCorrupt)
 	}
-	if cr.err != nil {
-		return nil, corrupt(cr.err, "short header")
+	h := head[len(magic):]
+	var f [7]uint32
+	for i := range f {
+		f[i] = binary.LittleEndian.Uint32(h[4*i:])
 	}
-	ver, dim, m, efc, n, maxLevel, entry := hdr[0], int(hdr[1]), int(hdr[2]), int(hdr[3]), int(hdr[4]), int(int32(hdr[5])), hdr[6]
+	ver, dim, m, efc, n, maxLevel, entry := f[0], int(f[1]), int(f[2]), int(f[3]), int(f[4]), int(int32(f[5])), f[6]
+	idBytes, upperWords := binary.LittleEndian.Uint64(h[28:]), binary.LittleEndian.Uint64(h[36:])
 	if ver != version {
 		return nil, fmt.Errorf("%w: version %d, want %d", ErrCorrupt, ver, version)
 	}
-	if m < 2 || m > maxM || efc <= 0 || efc > 1<<20 || n > math.MaxInt32 {
+	if m < 2 || m > maxM || efc <= 0 || efc > 1<<20 || n > math.MaxInt32 ||
+		idBytes > 1<<40 || upperWords > uint64(n)*maxLevels*(maxM+1) {
 		return nil, fmt.Errorf("%w: header out of range", ErrCorrupt)
 	}
 	o := opts.withDefaults()
@@ -146,27 +160,51 @@ func Read(r io.Reader, opts *Options) (*Index, error) {
 	}
 	x.maxLevel, x.entry = maxLevel, entry
 
-	x.ids = make([]string, 0, min(n, 1<<16))
-	for i := 0; i < n && cr.err == nil; i++ {
-		x.ids = append(x.ids, cr.id())
+	lens := make([]uint32, n)
+	cr.u32s(lens)
+	blob := make([]byte, idBytes)
+	cr.full(blob)
+	dead := make([]byte, n)
+	cr.full(dead)
+	x.level = make([]byte, n)
+	cr.full(x.level)
+	x.rows = make([]byte, n*x.stride)
+	cr.full(x.rows)
+	x.links0 = make([]uint32, n*(x.m0+1))
+	cr.u32s(x.links0)
+	upper := make([]uint32, upperWords)
+	cr.u32s(upper)
+	sum = cr.h.Sum32()
+	if got := cr.u32(); cr.err != nil || got != sum {
+		if cr.err != nil {
+			return nil, fmt.Errorf("%w: truncated", ErrCorrupt)
+		}
+		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
 	}
-	dead := cr.bytes(n)
-	x.level = cr.bytes(n)
-	x.rows = cr.bytes(n * x.stride)
-	x.links0 = cr.u32s(n * (x.m0 + 1))
-	if cr.err != nil {
-		return nil, corrupt(cr.err, "truncated")
-	}
+
+	// One string holds every id; each id is a substring of it, which
+	// saves an allocation per id.
+	ids := string(blob)
+	x.ids = make([]string, n)
 	x.dead = make([]bool, n)
 	x.upper = make([][]uint32, n)
 	x.row = make(map[string]uint32, n)
+	var off uint64
 	for u := range n {
-		if x.level[u] > uint8(max(maxLevel, 0)) {
+		if lv := int(x.level[u]); lv > max(maxLevel, 0) {
 			return nil, fmt.Errorf("%w: node %d above the top layer", ErrCorrupt, u)
+		} else if lv > 0 {
+			w := lv * (m + 1)
+			if len(upper) < w {
+				return nil, fmt.Errorf("%w: upper layers short", ErrCorrupt)
+			}
+			x.upper[u], upper = upper[:w:w], upper[w:]
 		}
-		if lv := int(x.level[u]); lv > 0 {
-			x.upper[u] = cr.u32s(lv * (m + 1))
+		if uint64(lens[u]) > idBytes-off {
+			return nil, fmt.Errorf("%w: ids short", ErrCorrupt)
 		}
+		x.ids[u] = ids[off : off+uint64(lens[u])]
+		off += uint64(lens[u])
 		switch dead[u] {
 		case 0:
 			if _, dup := x.row[x.ids[u]]; dup {
@@ -184,12 +222,8 @@ func Read(r io.Reader, opts *Options) (*Index, error) {
 			return nil, fmt.Errorf("%w: node %d dead flag %d", ErrCorrupt, u, dead[u])
 		}
 	}
-	if cr.err != nil {
-		return nil, corrupt(cr.err, "truncated")
-	}
-	sum := cr.h.Sum32()
-	if got := cr.u32(); cr.err != nil || got != sum {
-		return nil, corrupt(cr.err, "checksum mismatch")
+	if off != idBytes || len(upper) != 0 {
+		return nil, fmt.Errorf("%w: sections do not add up", ErrCorrupt)
 	}
 	if err := x.check(); err != nil {
 		return nil, err
@@ -228,84 +262,45 @@ func (x *Index) check() error {
 	return nil
 }
 
-func corrupt(err error, what string) error {
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Errorf("%w: %s: %w", ErrCorrupt, what, err)
-	}
-	return fmt.Errorf("%w: %s", ErrCorrupt, what)
-}
-
 type crcReader struct {
-	r     *bufio.Reader
-	h     hash.Hash32
-	err   error
-	small [64]byte
+	r   *bufio.Reader
+	h   hash.Hash32
+	err error
+	buf []byte
 }
 
-// short reads n <= len(c.small) bytes into c.small, saving the
-// allocation per id and per count that bytes would make.
-func (c *crcReader) short(n int) []byte {
+// full fills b from the input, hashing it; after the first error it
+// does nothing, and the caller checks err once at the end of a section.
+func (c *crcReader) full(b []byte) {
 	if c.err != nil {
-		return nil
+		return
 	}
-	b := c.small[:n]
 	if _, err := io.ReadFull(c.r, b); err != nil {
 		c.err = err
-		return nil
+		return
 	}
 	c.h.Write(b)
-	return b
-}
-
-func (c *crcReader) id() string {
-	n := int(c.u32())
-	if n <= len(c.small) {
-		return string(c.short(n))
-	}
-	return string(c.bytes(n))
-}
-
-// bytes reads n bytes, growing its buffer only as data arrives so that a
-// damaged length cannot allocate more than twice what the input holds.
-func (c *crcReader) bytes(n int) []byte {
-	if c.err != nil || n < 0 {
-		if c.err == nil {
-			c.err = io.ErrUnexpectedEOF
-		}
-		return nil
-	}
-	buf := make([]byte, 0, min(n, 1<<20))
-	for len(buf) < n {
-		if len(buf) == cap(buf) {
-			buf = slices.Grow(buf, min(n-len(buf), len(buf)))
-		}
-		m, err := io.ReadFull(c.r, buf[len(buf):min(cap(buf), n)])
-		buf = buf[:len(buf)+m]
-		if err != nil {
-			c.err = err
-			return nil
-		}
-	}
-	c.h.Write(buf)
-	return buf
 }
 
 func (c *crcReader) u32() uint32 {
-	b := c.short(4)
-	if b == nil {
-		return 0
-	}
-	return binary.LittleEndian.Uint32(b)
+	var b [4]byte
+	c.full(b[:])
+	return binary.LittleEndian.Uint32(b[:])
 }
 
-func (c *crcReader) u32s(n int) []uint32 {
-	b := c.bytes(4 * n)
-	if b == nil {
-		return nil
+// u32s fills dst, decoding through a small buffer rather than one the
+// size of dst.
+func (c *crcReader) u32s(dst []uint32) {
+	for len(dst) > 0 && c.err == nil {
+		k := min(len(dst), 1<<14)
+		if cap(c.buf) < 4*k {
+			c.buf = make([]byte, 4*k)
+		}
+		b := c.buf[:4*k]
+		c.full(b)
+		for i := range k {
+			dst[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+		dst = dst[k:]
 	}
-	out := make([]uint32, n)
-	for i := range out {
-		out[i] = binary.LittleEndian.Uint32(b[4*i:])
-	}
-	return out
 }
