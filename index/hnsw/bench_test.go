@@ -89,8 +89,14 @@ func loadBench(b *testing.B, n int) *benchSet {
 	}
 	h1 := heapNow()
 	s.annBytes = float64(h1-h0) / float64(n)
-	if cache != "" && s.build > 0 {
-		f, err := os.Create(cache)
+	if s.build > 0 {
+		// Save it (to the cache, or a scratch file) and time loading it
+		// back, so that build and load are measured in the same run.
+		path := cache
+		if path == "" {
+			path = filepath.Join(b.TempDir(), "index.hnsw")
+		}
+		f, err := os.Create(path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -99,6 +105,18 @@ func loadBench(b *testing.B, n int) *benchSet {
 		}
 		if err := f.Close(); err != nil {
 			b.Fatal(err)
+		}
+		if f, err = os.Open(path); err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		if _, err := Read(f, nil); err != nil {
+			b.Fatal(err)
+		}
+		s.load = time.Since(start)
+		f.Close()
+		if cache == "" {
+			os.Remove(path)
 		}
 	}
 

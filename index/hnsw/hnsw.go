@@ -23,7 +23,8 @@ type Options struct {
 	// EfSearch is the candidate pool of a search: the knob between recall
 	// and speed (a search costs roughly in proportion to it). A search
 	// uses at least k, and at least k*RerankFactor when re-ranking.
-	// Default 64.
+	// Default 128: the least that kept recall@10 at 0.95 (0.99 with
+	// re-ranking) on the 1M-vector benchmark set; 64 sufficed at 100k.
 	EfSearch int
 	// RerankFactor sets how many approximate candidates, per result
 	// wanted, a re-ranking search asks the caller's vectors for.
@@ -51,7 +52,7 @@ func (o *Options) withDefaults() Options {
 		out.EfConstruction = 100
 	}
 	if out.EfSearch <= 0 {
-		out.EfSearch = 64
+		out.EfSearch = 128
 	}
 	if out.RerankFactor <= 0 {
 		out.RerankFactor = 4
