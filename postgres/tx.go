@@ -104,11 +104,6 @@ func isCode(err error, code string) bool {
 	return errors.As(err, &pe) && pe.Code == code
 }
 
-// notFound wraps amem.ErrNotFound with what was looked for.
-func notFound(ns, id string) error {
-	return fmt.Errorf("note %s in namespace %s: %w", id, ns, amem.ErrNotFound)
-}
-
 const selectNamespace = `SELECT name, embedder, dims, created_at FROM namespaces WHERE name = $1`
 
 func (t *tx) Namespace(ns string) (amem.NamespaceInfo, error) {
