@@ -128,30 +128,11 @@ func (t *tx) Changes(ns string, after int64, fn func(amem.Change) error) error {
 		return fmt.Errorf("changes of %s: %w", ns, err)
 	}
 	defer rows.Close()
-	merge := sqlstore.NewMerge(dead, fn)
-	var vec []float32 // reused: a full load reads every vector once
-	for i := 0; rows.Next(); i++ {
-		if i%1024 == 0 {
-			if err := t.ctx.Err(); err != nil {
-				return err
-			}
-		}
+	return sqlstore.Changes(t.ctx, ns, mapped{rows}, dead, func(vec []float32) (int64, amem.Note, error) {
 		var seq int64
 		n, err := scanNote(rows, vec, &seq)
-		if err != nil {
-			return fmt.Errorf("changes of %s: %w", ns, err)
-		}
-		if n.Embedding != nil {
-			vec = n.Embedding
-		}
-		if err := merge.Note(seq, n); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("changes of %s: %w", ns, mapError(err))
-	}
-	return merge.Rest()
+		return seq, n, err
+	}, fn)
 }
 
 const (

@@ -92,32 +92,5 @@ func (t *tx) Embeddings(ns string, fn func(id string, vec []float32) error) erro
 		return fmt.Errorf("embeddings: %w", err)
 	}
 	defer rows.Close()
-	var (
-		id  string
-		raw pgtype.DriverBytes // the driver's buffer, valid until Next
-		vec []float32
-	)
-	for i := 0; rows.Next(); i++ {
-		if i%1024 == 0 {
-			if err := t.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if err := rows.Scan(&id, &raw); err != nil {
-			return fmt.Errorf("embeddings: %w", err)
-		}
-		if vec, err = sqlstore.DecodeVector(vec, raw); err != nil {
-			return fmt.Errorf("embeddings: note %s: %w", id, err)
-		}
-		if len(vec) == 0 {
-			continue
-		}
-		if err := fn(id, vec); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("embeddings: %w", mapError(err))
-	}
-	return nil
+	return sqlstore.Embeddings[pgtype.DriverBytes](t.ctx, mapped{rows}, fn)
 }

@@ -98,6 +98,12 @@ func mapError(err error) error {
 	return err
 }
 
+// mapped is rows whose Err goes through mapError, for the readers of
+// package sqlstore.
+type mapped struct{ pgx.Rows }
+
+func (r mapped) Err() error { return mapError(r.Rows.Err()) }
+
 // isCode reports whether err is a PostgreSQL error with that SQLSTATE.
 func isCode(err error, code string) bool {
 	var pe *pgconn.PgError
