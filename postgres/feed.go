@@ -1,16 +1,14 @@
 package postgres
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // The change feed: see amem.Tx and migration1.
@@ -130,40 +128,11 @@ func (t *tx) Changes(ns string, after int64, fn func(amem.Change) error) error {
 		return fmt.Errorf("changes of %s: %w", ns, err)
 	}
 	defer rows.Close()
-	var vec []float32 // reused: a full load reads every vector once
-	for i := 0; rows.Next(); i++ {
-		if i%1024 == 0 {
-			if err := t.ctx.Err(); err != nil {
-				return err
-			}
-		}
+	return sqlstore.Changes(t.ctx, ns, mapped{rows}, dead, func(vec []float32) (int64, amem.Note, error) {
 		var seq int64
 		n, err := scanNote(rows, vec, &seq)
-		if err != nil {
-			return fmt.Errorf("changes of %s: %w", ns, err)
-		}
-		if n.Embedding != nil {
-			vec = n.Embedding
-		}
-		for len(dead) > 0 && dead[0].Seq <= seq {
-			if err := fn(dead[0]); err != nil {
-				return err
-			}
-			dead = dead[1:]
-		}
-		if err := fn(amem.Change{Seq: seq, ID: n.ID, Note: n}); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("changes of %s: %w", ns, mapError(err))
-	}
-	for _, d := range dead {
-		if err := fn(d); err != nil {
-			return err
-		}
-	}
-	return nil
+		return seq, n, err
+	}, fn)
 }
 
 const (
@@ -241,26 +210,14 @@ func (t *tx) ClaimDue(owner string, now, until time.Time, limit int) ([]amem.Not
 	if err != nil {
 		return nil, fmt.Errorf("claim due notes: %w", err)
 	}
-	type due struct {
-		ref amem.NoteRef
-		at  int64
-	}
-	got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (due, error) {
-		var d due
-		return d, row.Scan(&d.ref.Namespace, &d.ref.ID, &d.at)
+	got, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (sqlstore.Due, error) {
+		var d sqlstore.Due
+		return d, row.Scan(&d.Ref.Namespace, &d.Ref.ID, &d.At)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("claim due notes: %w", mapError(err))
 	}
-	// RETURNING gives rows in no promised order.
-	slices.SortFunc(got, func(a, b due) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), strings.Compare(a.ref.ID, b.ref.ID))
-	})
-	out := make([]amem.NoteRef, len(got))
-	for i, d := range got {
-		out[i] = d.ref
-	}
-	return out, nil
+	return sqlstore.DueOrder(got), nil
 }
 
 // Claim claims one note for owner; a live claim of another owner is
@@ -332,7 +289,7 @@ func (t *tx) exists(ns, id string) error {
 	var v int
 	err := t.queryRow(selectVersion, []any{ns, id}, &v)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return notFound(ns, id)
+		return sqlstore.NotFound(ns, id)
 	}
 	return err
 }

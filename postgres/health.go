@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
@@ -30,32 +29,6 @@ const (
 // longer for one small write is not ready either.
 const probeWait = 900 * time.Millisecond
 
-// health is the store's verdict on taking writes (see Store.Health).
-type health struct {
-	every   time.Duration
-	probing sync.Mutex // one probe at a time
-
-	mu  sync.Mutex
-	err *amem.HealthError // nil: healthy
-	at  time.Time         // when err was decided; zero: never
-}
-
-func (h *health) verdict() (error, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	fresh := !h.at.IsZero() && time.Since(h.at) < h.every
-	if h.err == nil {
-		return nil, fresh
-	}
-	return h.err, fresh
-}
-
-func (h *health) set(f *amem.HealthError) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.err, h.at = f, time.Now()
-}
-
 // Health reports whether the database can take writes now; it implements
 // amem.HealthChecker. The verdict comes from a probe, a committed
 // transaction that inserts and deletes one row (so the server must
@@ -66,20 +39,17 @@ func (h *health) set(f *amem.HealthError) {
 // While PostgreSQL restarts, instances report unhealthy and their
 // requests fail; the pool reconnects by itself once it is back.
 func (s *Store) Health(ctx context.Context) error {
-	if err, fresh := s.health.verdict(); fresh {
-		return err
-	}
-	s.health.probing.Lock()
-	defer s.health.probing.Unlock()
-	if err, fresh := s.health.verdict(); fresh { // another caller just probed
-		return err
-	}
+	return s.health.Check(func() error { return s.probeHealth(ctx) })
+}
+
+// probeHealth probes and decides the verdict from its outcome.
+func (s *Store) probeHealth(ctx context.Context) error {
 	pctx, cancel := context.WithTimeout(ctx, probeWait)
 	defer cancel()
 	err := s.probe(pctx)
 	switch {
 	case err == nil:
-		s.health.set(nil)
+		s.health.Set(nil)
 		return nil
 	case errors.Is(err, amem.ErrClosed):
 		return err
@@ -93,7 +63,7 @@ func (s *Store) Health(ctx context.Context) error {
 			f.Reason = reasonUnreachable
 		}
 	}
-	s.health.set(f)
+	s.health.Set(f)
 	return f
 }
 
@@ -131,7 +101,7 @@ func (s *Store) observe(err error) {
 	if f == nil {
 		return
 	}
-	s.health.set(f)
+	s.health.Set(f)
 	if f.Reason == reasonUnreachable || f.Reason == reasonRestarting {
 		s.pool.Reset()
 	}

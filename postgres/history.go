@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // insertVersion does nothing for a version number the note has (a
@@ -36,17 +36,9 @@ func (t *tx) AddVersion(v amem.Version) error {
 	if err != nil {
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
 	}
-	changes := v.Changes
-	if changes == nil {
-		changes = []amem.FieldChange{}
-	}
-	changesJSON, err := marshalJSON(changes)
+	changes, snapshot, err := sqlstore.EncodeVersion(v)
 	if err != nil {
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
-	}
-	snapshot, err := marshalJSON(v.Snapshot)
-	if err != nil { // a time outside years 0-9999
-		return fmt.Errorf("add version %d of %s: %w: %v", v.Version, v.NoteID, amem.ErrInvalid, err)
 	}
 	// The note can't be deleted between the insert and the check below:
 	// deleting takes the feed row.
@@ -54,7 +46,7 @@ func (t *tx) AddVersion(v amem.Version) error {
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
 	}
 	tag, err := t.exec(insertVersion, v.NoteID, v.Namespace, v.Version, string(v.Actor), v.Reason,
-		changesJSON, snapshot, created)
+		changes, snapshot, created)
 	if err != nil {
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
 	}
@@ -98,27 +90,8 @@ func scanVersion(row pgx.CollectableRow) (amem.Version, error) {
 		return amem.Version{}, err
 	}
 	v.Actor, v.CreatedAt = amem.Actor(actor), timeOf(created)
-	if err := json.Unmarshal([]byte(changes), &v.Changes); err != nil {
-		return amem.Version{}, fmt.Errorf("version %d: changes: %w", v.Version, err)
-	}
-	if v.Changes == nil {
-		v.Changes = []amem.FieldChange{}
-	}
-	if err := json.Unmarshal([]byte(snapshot), &v.Snapshot); err != nil {
-		return amem.Version{}, fmt.Errorf("version %d: snapshot: %w", v.Version, err)
-	}
-	sn := &v.Snapshot
-	if sn.Keywords == nil {
-		sn.Keywords = []string{}
-	}
-	if sn.Tags == nil {
-		sn.Tags = []string{}
-	}
-	if len(sn.Metadata) == 0 {
-		sn.Metadata = nil
-	}
-	if !sn.EventTime.IsZero() {
-		sn.EventTime = sn.EventTime.UTC()
+	if err := sqlstore.DecodeVersion(&v, changes, snapshot); err != nil {
+		return amem.Version{}, err
 	}
 	return v, nil
 }

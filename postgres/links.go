@@ -2,11 +2,11 @@ package postgres
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // selectLinksOf returns the links touching any note of the array $1, each
@@ -26,12 +26,7 @@ func (t *tx) attachLinks(notes []amem.Note) error {
 	if len(notes) == 0 {
 		return nil
 	}
-	at := make(map[string]int, len(notes))
-	ids := make([]string, len(notes))
-	for i, n := range notes {
-		at[n.ID] = i
-		ids[i] = n.ID
-	}
+	links, ids := sqlstore.NewLinks(notes)
 	rows, err := t.query(selectLinksOf, ids)
 	if err != nil {
 		return fmt.Errorf("links: %w", err)
@@ -46,12 +41,7 @@ func (t *tx) attachLinks(notes []amem.Note) error {
 			return fmt.Errorf("links: %w", err)
 		}
 		l.CreatedAt = timeOf(created)
-		if i, ok := at[l.Source]; ok {
-			notes[i].Links = append(notes[i].Links, l)
-		}
-		if i, ok := at[l.Target]; ok && l.Target != l.Source {
-			notes[i].Links = append(notes[i].Links, l)
-		}
+		links.Add(l)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("links: %w", mapError(err))
@@ -71,13 +61,8 @@ ON CONFLICT (source, target) DO UPDATE SET
 // be in ns (amem.ErrNotFound names the one that isn't); a link from a note
 // to itself, or with a NaN or infinite strength, is amem.ErrInvalid.
 func (t *tx) PutLink(ns string, l amem.Link) error {
-	switch {
-	case l.Source == "" || l.Target == "":
-		return fmt.Errorf("put link: %w: a link needs a source and a target", amem.ErrInvalid)
-	case l.Source == l.Target:
-		return fmt.Errorf("put link: %w: note %s links to itself", amem.ErrInvalid, l.Source)
-	case math.IsNaN(l.Strength) || math.IsInf(l.Strength, 0):
-		return fmt.Errorf("put link %s->%s: %w: strength %v", l.Source, l.Target, amem.ErrInvalid, l.Strength)
+	if err := sqlstore.CheckLink(l); err != nil {
+		return err
 	}
 	if err := t.notWritable("put link"); err != nil {
 		return err
@@ -110,7 +95,7 @@ func (t *tx) PutLink(ns string, l amem.Link) error {
 			found = found || e == id
 		}
 		if !found {
-			return fmt.Errorf("put link %s->%s: %w", l.Source, l.Target, notFound(ns, id))
+			return fmt.Errorf("put link %s->%s: %w", l.Source, l.Target, sqlstore.NotFound(ns, id))
 		}
 	}
 	if _, err := t.exec(upsertLink, ns, l.Source, l.Target, l.Reason, l.Strength, created); err != nil {

@@ -10,15 +10,16 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
-// ListNotes limits, as package sqlite's.
+// ListNotes limits, the same in package sqlite.
 const (
 	// DefaultListLimit is the page size of ListNotes when ListQuery.Limit
 	// is 0.
-	DefaultListLimit = 100
+	DefaultListLimit = sqlstore.DefaultListLimit
 	// MaxListLimit caps ListQuery.Limit: a larger limit returns this many.
-	MaxListLimit = 10000
+	MaxListLimit = sqlstore.MaxListLimit
 )
 
 // noteColumns are the columns scanNote reads, in its order;
@@ -51,15 +52,9 @@ func scanNote(rows pgx.Rows, vec []float32, lead ...any) (amem.Note, error) {
 	n.Enrichment.State, n.Enrichment.At = amem.EnrichState(state), timeOf(at)
 	n.Enrichment.DueAt = timeOf(due)
 	n.Keywords, n.Tags = stringsOf(n.Keywords), stringsOf(n.Tags)
-	if n.Metadata, err = metadataOf(meta); err != nil {
-		return amem.Note{}, fmt.Errorf("note %s: metadata: %w", n.ID, err)
+	if err := sqlstore.FinishNote(&n, meta, emb, vec); err != nil {
+		return amem.Note{}, err
 	}
-	if len(emb) > 0 {
-		if n.Embedding, err = decodeVector(vec, emb); err != nil {
-			return amem.Note{}, fmt.Errorf("note %s: %w", n.ID, err)
-		}
-	}
-	n.Links = []amem.Link{}
 	return n, nil
 }
 
@@ -96,7 +91,7 @@ func (t *tx) Note(ns, id string) (amem.Note, error) {
 		return amem.Note{}, fmt.Errorf("note %s: %w", id, err)
 	}
 	if len(notes) == 0 {
-		return amem.Note{}, notFound(ns, id)
+		return amem.Note{}, sqlstore.NotFound(ns, id)
 	}
 	return notes[0], nil
 }
@@ -144,23 +139,15 @@ const (
 // DefaultListLimit when it is 0, at most MaxListLimit. A negative limit
 // is amem.ErrInvalid.
 func (t *tx) ListNotes(ns string, q amem.ListQuery) ([]amem.Note, error) {
-	limit := q.Limit
-	switch {
-	case limit < 0:
-		return nil, fmt.Errorf("list notes: %w: limit %d is negative", amem.ErrInvalid, limit)
-	case limit == 0:
-		limit = DefaultListLimit
-	case limit > MaxListLimit:
-		limit = MaxListLimit
+	limit, err := sqlstore.ListLimit(q.Limit)
+	if err != nil {
+		return nil, err
 	}
 	all, inState := listNotes, listNotesInState
 	if q.Embeddings {
 		all, inState = listNotesVec, listNotesInStateVec
 	}
-	var (
-		notes []amem.Note
-		err   error
-	)
+	var notes []amem.Note
 	if q.State == "" {
 		notes, err = t.queryNotes(all, ns, q.After, limit)
 	} else {
@@ -225,11 +212,8 @@ func collectIDs(rows pgx.Rows) ([]string, error) {
 // noteValues are a note's encoded columns other than id and ns, in the
 // order of insertNote's and updateNote's parameters.
 func noteValues(n amem.Note) ([]any, error) {
-	if n.ID == "" {
-		return nil, fmt.Errorf("%w: note has no ID", amem.ErrInvalid)
-	}
-	if n.Namespace == "" {
-		return nil, fmt.Errorf("%w: note %s has no namespace", amem.ErrInvalid, n.ID)
+	if err := sqlstore.CheckNote(n); err != nil {
+		return nil, err
 	}
 	if err := checkText("note ID and namespace", n.ID, n.Namespace); err != nil {
 		return nil, err
@@ -237,26 +221,15 @@ func noteValues(n amem.Note) ([]any, error) {
 	if err := checkNoteText(n); err != nil {
 		return nil, fmt.Errorf("note %s: %w", n.ID, err)
 	}
-	var times [5]*int64
-	for i, f := range [5]struct {
-		name string
-		t    time.Time
-	}{
-		{"event time", n.EventTime}, {"ingest time", n.IngestTime},
-		{"updated at", n.UpdatedAt}, {"enrichment time", n.Enrichment.At},
-		{"due time", n.Enrichment.DueAt},
-	} {
-		v, err := timeValue(f.t)
-		if err != nil {
-			return nil, fmt.Errorf("note %s: %s: %w", n.ID, f.name, err)
-		}
-		times[i] = v
+	times, err := sqlstore.NoteTimes(n, timeValue)
+	if err != nil {
+		return nil, err
 	}
 	return []any{
 		n.Content, times[0], times[1], times[2],
-		stringsValue(n.Keywords), stringsValue(n.Tags), tagKeys(n.Tags),
-		n.Context, metadataValue(n.Metadata),
-		encodeVector(n.Embedding), n.Version,
+		stringsValue(n.Keywords), stringsValue(n.Tags), sqlstore.TagKeys(n.Tags),
+		n.Context, sqlstore.EncodeMetadata(n.Metadata),
+		sqlstore.EncodeVector(n.Embedding), n.Version,
 		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
 	}, nil
 }
@@ -326,7 +299,7 @@ func (t *tx) UpdateNote(n amem.Note, ifVersion int) error {
 		err := t.queryRow(selectVersion, []any{n.Namespace, n.ID}, &v)
 		switch {
 		case errors.Is(err, pgx.ErrNoRows):
-			err = notFound(n.Namespace, n.ID)
+			err = sqlstore.NotFound(n.Namespace, n.ID)
 		case err == nil:
 			err = fmt.Errorf("note %s is at version %d, not %d: %w", n.ID, v, ifVersion, amem.ErrConflict)
 		}
@@ -358,7 +331,7 @@ func (t *tx) DeleteNote(ns, id string) error {
 		return fmt.Errorf("delete note %s: %w", id, err)
 	}
 	if tag.RowsAffected() == 0 {
-		return fmt.Errorf("delete note: %w", notFound(ns, id))
+		return fmt.Errorf("delete note: %w", sqlstore.NotFound(ns, id))
 	}
 	if _, err := t.exec(insertTombstone, ns, seq, id, time.Now().UnixNano()); err != nil {
 		return fmt.Errorf("delete note %s: tombstone: %w", id, err)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"math/rand/v2"
 	neturl "net/url"
 	"os"
 	"slices"
@@ -61,146 +59,11 @@ func newID() string {
 	return fmt.Sprintf("%010d%016d", time.Now().UnixNano()%1e10, idSeq.Add(1))
 }
 
-// follower catches up on a namespace's feed as Memory's indexes do: head
-// and changes in one View.
-type follower struct {
-	seq  int64
-	live map[string]bool
-}
-
-func (f *follower) catchUp(ctx context.Context, s amem.Store, ns string) error {
-	return s.View(ctx, func(tx amem.Tx) error {
-		head, err := tx.FeedHead(ns)
-		if err != nil {
-			return err
-		}
-		if head.Head < f.seq {
-			return fmt.Errorf("head went back from %d to %d", f.seq, head.Head)
-		}
-		last := f.seq
-		err = tx.Changes(ns, f.seq, func(c amem.Change) error {
-			if c.Seq <= f.seq || c.Seq > head.Head || c.Seq < last {
-				return fmt.Errorf("change %d out of order (after %d, last %d, head %d)", c.Seq, f.seq, last, head.Head)
-			}
-			last = c.Seq
-			if c.Deleted {
-				delete(f.live, c.ID)
-			} else {
-				f.live[c.ID] = true
-			}
-			return nil
-		})
-		f.seq = head.Head
-		return err
-	})
-}
-
-// TestFeedAcrossStores: writers on two stores (two pools, as two
-// instances would have) insert, update and delete notes of one namespace,
-// holding each transaction open a random while after its write so that
-// transactions which took their numbers in one order try to commit in
-// another; a follower on a third store must end with exactly the notes
-// stored, never having seen a number out of order.
+// TestFeedAcrossStores: writers on two stores, a follower on a third
+// (see storetest.FeedAcrossStores).
 func TestFeedAcrossStores(t *testing.T) {
 	url := pgtest.URL(t)
-	stores := []*postgres.Store{mustOpen(t, url, nil), mustOpen(t, url, nil)}
-	reader := mustOpen(t, url, nil)
-	ns := "feed-two-stores"
-	ctx := context.Background()
-
-	const writersPerStore, rounds = 4, 20
-	var wg sync.WaitGroup
-	errs := make(chan error, 2*writersPerStore+1)
-	for si, s := range stores {
-		for w := range writersPerStore {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				rng := rand.New(rand.NewPCG(uint64(si), uint64(w)))
-				var mine []amem.Note
-				for i := range rounds {
-					var next []amem.Note
-					err := s.Update(ctx, func(tx amem.Tx) error {
-						next = slices.Clone(mine)
-						switch op := rng.IntN(3); {
-						case op == 0 || len(next) == 0:
-							n := testNote(ns, newID(), fmt.Sprintf("store %d writer %d round %d", si, w, i))
-							if err := tx.InsertNote(n); err != nil {
-								return err
-							}
-							next = append(next, n)
-						case op == 1:
-							j := rng.IntN(len(next))
-							u := next[j]
-							u.Content += " (edited)"
-							u.Version++
-							if err := tx.UpdateNote(u, next[j].Version); err != nil {
-								return err
-							}
-							next[j] = u
-						default:
-							j := rng.IntN(len(next))
-							if err := tx.DeleteNote(ns, next[j].ID); err != nil {
-								return err
-							}
-							next = slices.Delete(next, j, j+1)
-						}
-						time.Sleep(time.Duration(rng.IntN(3)) * time.Millisecond)
-						return nil
-					})
-					if err != nil {
-						errs <- err
-						return
-					}
-					mine = next
-				}
-			}()
-		}
-	}
-	f := &follower{live: map[string]bool{}}
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			if err := f.catchUp(ctx, reader, ns); err != nil {
-				errs <- err
-				return
-			}
-			select {
-			case <-finished:
-				return
-			default:
-			}
-		}
-	}()
-	<-finished
-	<-done
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
-	}
-	if err := f.catchUp(ctx, reader, ns); err != nil {
-		t.Fatal(err)
-	}
-	var stored []string
-	if err := reader.View(ctx, func(tx amem.Tx) error {
-		list, err := tx.ListNotes(ns, amem.ListQuery{Limit: 10000})
-		for _, n := range list {
-			stored = append(stored, n.ID)
-		}
-		return err
-	}); err != nil {
-		t.Fatal(err)
-	}
-	got := slices.Sorted(maps.Keys(f.live))
-	if !slices.Equal(got, stored) {
-		t.Fatalf("follower holds %d notes, the store %d", len(got), len(stored))
-	}
-	if f.seq != 2*writersPerStore*rounds {
-		t.Errorf("head %d after %d transactions", f.seq, 2*writersPerStore*rounds)
-	}
+	storetest.FeedAcrossStores(t, []amem.Store{mustOpen(t, url, nil), mustOpen(t, url, nil)}, mustOpen(t, url, nil))
 }
 
 // TestFeedCommitOrder: a writer that took a number and has not committed

@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // filterSQL returns the conditions, each led by " AND ", that pass the
@@ -30,22 +31,20 @@ func filterSQL(f amem.Filter, first int) (cond string, args []any, none bool) {
 		args = append(args, v)
 		return "$" + strconv.Itoa(first+len(args)-1)
 	}
-	if !f.From.IsZero() || !f.To.IsZero() {
+	r := sqlstore.Events(f)
+	if r.None {
+		return "", nil, true
+	}
+	if r.Bounded {
 		q.WriteString(` AND n.event_time IS NOT NULL`)
 	}
-	if !f.From.IsZero() && f.From.After(minTime) {
-		if f.From.After(maxTime) {
-			return "", nil, true
-		}
-		q.WriteString(` AND n.event_time >= ` + arg(f.From.UnixNano()))
+	if r.HasFrom {
+		q.WriteString(` AND n.event_time >= ` + arg(r.From))
 	}
-	if !f.To.IsZero() && !f.To.After(maxTime) {
-		if !f.To.After(minTime) {
-			return "", nil, true
-		}
-		q.WriteString(` AND n.event_time < ` + arg(f.To.UnixNano()))
+	if r.HasTo {
+		q.WriteString(` AND n.event_time < ` + arg(r.To))
 	}
-	if keys := tagKeys(f.Tags); len(keys) > 0 {
+	if keys := sqlstore.TagKeys(f.Tags); len(keys) > 0 {
 		if checkText("tags", keys...) != nil {
 			return "", nil, true // no stored tag holds a NUL
 		}
@@ -57,7 +56,7 @@ func filterSQL(f amem.Filter, first int) (cond string, args []any, none bool) {
 				return "", nil, true
 			}
 		}
-		q.WriteString(` AND n.metadata @> ` + arg(metadataValue(f.Metadata)) + `::jsonb`)
+		q.WriteString(` AND n.metadata @> ` + arg(sqlstore.EncodeMetadata(f.Metadata)) + `::jsonb`)
 	}
 	return q.String(), args, false
 }
@@ -93,32 +92,5 @@ func (t *tx) Embeddings(ns string, fn func(id string, vec []float32) error) erro
 		return fmt.Errorf("embeddings: %w", err)
 	}
 	defer rows.Close()
-	var (
-		id  string
-		raw pgtype.DriverBytes // the driver's buffer, valid until Next
-		vec []float32
-	)
-	for i := 0; rows.Next(); i++ {
-		if i%1024 == 0 {
-			if err := t.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if err := rows.Scan(&id, &raw); err != nil {
-			return fmt.Errorf("embeddings: %w", err)
-		}
-		if vec, err = decodeVector(vec, raw); err != nil {
-			return fmt.Errorf("embeddings: note %s: %w", id, err)
-		}
-		if len(vec) == 0 {
-			continue
-		}
-		if err := fn(id, vec); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("embeddings: %w", mapError(err))
-	}
-	return nil
+	return sqlstore.Embeddings[pgtype.DriverBytes](t.ctx, mapped{rows}, fn)
 }

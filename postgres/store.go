@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // Options configure Open. A nil *Options, like every zero field, means the
@@ -88,12 +88,8 @@ type Store struct {
 	pool *pgxpool.Pool
 	host string // for messages: the URL without credentials
 
-	mu     sync.Mutex
-	idle   *sync.Cond // signalled when active drops to 0
-	active int
-	closed bool
-
-	health health
+	gate   sqlstore.Gate // running transactions, which Close waits for
+	health sqlstore.Health
 }
 
 var _ amem.Store = (*Store)(nil)
@@ -117,8 +113,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		cfg.ConnConfig.ConnectTimeout = o.ConnectTimeout
 	}
 	s := &Store{host: fmt.Sprintf("%s:%d/%s", cfg.ConnConfig.Host, cfg.ConnConfig.Port, cfg.ConnConfig.Database)}
-	s.idle = sync.NewCond(&s.mu)
-	s.health.every = o.HealthInterval
+	s.health.Every = o.HealthInterval
 	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("open postgres %s: %w", s.host, err)
 	}
@@ -148,16 +143,9 @@ func Redact(raw string) string {
 // connection. Later calls of Update and View return amem.ErrClosed;
 // closing again returns nil.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.gate.Close() {
 		return nil
 	}
-	s.closed = true
-	for s.active > 0 {
-		s.idle.Wait()
-	}
-	s.mu.Unlock()
 	s.pool.Close()
 	return nil
 }
@@ -188,10 +176,10 @@ func (s *Store) View(ctx context.Context, fn func(amem.Tx) error) error {
 // transact is the one transaction helper: every Update and View goes
 // through it.
 func (s *Store) transact(ctx context.Context, opts pgx.TxOptions, fn func(amem.Tx) error) (err error) {
-	if err := s.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.leave()
+	defer s.gate.Leave()
 	defer func() { s.observe(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
@@ -221,25 +209,6 @@ func (s *Store) transact(ctx context.Context, opts pgx.TxOptions, fn func(amem.T
 		return fmt.Errorf("commit: %w", mapError(err))
 	}
 	return nil
-}
-
-func (s *Store) enter() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return amem.ErrClosed
-	}
-	s.active++
-	return nil
-}
-
-func (s *Store) leave() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.active--
-	if s.active == 0 {
-		s.idle.Broadcast()
-	}
 }
 
 // rollbackTimeout bounds a rollback; past it pgx closes the connection,

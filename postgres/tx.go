@@ -98,15 +98,16 @@ func mapError(err error) error {
 	return err
 }
 
+// mapped is rows whose Err goes through mapError, for the readers of
+// package sqlstore.
+type mapped struct{ pgx.Rows }
+
+func (r mapped) Err() error { return mapError(r.Rows.Err()) }
+
 // isCode reports whether err is a PostgreSQL error with that SQLSTATE.
 func isCode(err error, code string) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == code
-}
-
-// notFound wraps amem.ErrNotFound with what was looked for.
-func notFound(ns, id string) error {
-	return fmt.Errorf("note %s in namespace %s: %w", id, ns, amem.ErrNotFound)
 }
 
 const selectNamespace = `SELECT name, embedder, dims, created_at FROM namespaces WHERE name = $1`

@@ -132,10 +132,10 @@ func Check(ctx context.Context, path string) (Report, error) {
 
 // Check verifies the store's database: see the function Check.
 func (s *Store) Check(ctx context.Context) (Report, error) {
-	if err := s.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return Report{}, err
 	}
-	defer s.leave()
+	defer s.gate.Leave()
 	return Check(ctx, s.path)
 }
 

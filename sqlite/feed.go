@@ -1,15 +1,13 @@
 package sqlite
 
 import (
-	"cmp"
 	"database/sql"
 	"errors"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // The change feed: see amem.Tx and migration4.
@@ -86,40 +84,11 @@ func (t *tx) Changes(ns string, after int64, fn func(amem.Change) error) error {
 		return fmt.Errorf("changes of %s: %w", ns, err)
 	}
 	defer rows.Close()
-	var vec []float32 // reused: a full load reads every vector once
-	for i := 0; rows.Next(); i++ {
-		if i%1024 == 0 {
-			if err := t.ctx.Err(); err != nil {
-				return err
-			}
-		}
+	return sqlstore.Changes(t.ctx, ns, rows, dead, func(vec []float32) (int64, amem.Note, error) {
 		var seq int64
 		n, err := scanNoteInto(rows, vec, &seq)
-		if n.Embedding != nil {
-			vec = n.Embedding
-		}
-		if err != nil {
-			return fmt.Errorf("changes of %s: %w", ns, err)
-		}
-		for len(dead) > 0 && dead[0].Seq <= seq {
-			if err := fn(dead[0]); err != nil {
-				return err
-			}
-			dead = dead[1:]
-		}
-		if err := fn(amem.Change{Seq: seq, ID: n.ID, Note: n}); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("changes of %s: %w", ns, err)
-	}
-	for _, d := range dead {
-		if err := fn(d); err != nil {
-			return err
-		}
-	}
-	return nil
+		return seq, n, err
+	}, fn)
 }
 
 const (
@@ -177,14 +146,10 @@ func (t *tx) ClaimDue(owner string, now, until time.Time, limit int) ([]amem.Not
 		return nil, fmt.Errorf("claim due notes: %w", err)
 	}
 	defer rows.Close()
-	type due struct {
-		ref amem.NoteRef
-		at  int64
-	}
-	var got []due
+	var got []sqlstore.Due
 	for rows.Next() {
-		var d due
-		if err := rows.Scan(&d.ref.Namespace, &d.ref.ID, &d.at); err != nil {
+		var d sqlstore.Due
+		if err := rows.Scan(&d.Ref.Namespace, &d.Ref.ID, &d.At); err != nil {
 			return nil, fmt.Errorf("claim due notes: %w", err)
 		}
 		got = append(got, d)
@@ -192,15 +157,7 @@ func (t *tx) ClaimDue(owner string, now, until time.Time, limit int) ([]amem.Not
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("claim due notes: %w", err)
 	}
-	// RETURNING gives rows in no promised order.
-	slices.SortFunc(got, func(a, b due) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), strings.Compare(a.ref.ID, b.ref.ID))
-	})
-	out := make([]amem.NoteRef, len(got))
-	for i, d := range got {
-		out[i] = d.ref
-	}
-	return out, nil
+	return sqlstore.DueOrder(got), nil
 }
 
 // Claim claims one note for owner; a live claim of another owner is
@@ -260,7 +217,7 @@ func (t *tx) exists(ns, id string) error {
 	var v int
 	err := t.queryRow(selectVersion, ns, id).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return notFound(ns, id)
+		return sqlstore.NotFound(ns, id)
 	}
 	return err
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 	"syscall"
 	"time"
 
@@ -36,49 +35,6 @@ const (
 	reasonNoWrite  = "database cannot take writes"
 )
 
-// health is the store's verdict on taking writes (see Store.Health).
-type health struct {
-	every time.Duration
-
-	probing sync.Mutex // held while a probe runs: one at a time
-
-	mu      sync.Mutex
-	err     *amem.HealthError // nil: healthy
-	at      time.Time         // when err was decided; zero: never
-	damaged *amem.HealthError // sticky: see Store.Health
-}
-
-// verdict returns the current verdict and whether it is recent enough to
-// trust without a probe.
-func (h *health) verdict() (error, bool) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.damaged != nil {
-		return h.damaged, true
-	}
-	fresh := !h.at.IsZero() && time.Since(h.at) < h.every
-	if h.err == nil {
-		return nil, fresh
-	}
-	return h.err, fresh
-}
-
-func (h *health) set(f *amem.HealthError) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if f != nil && f.Reason == reasonDamaged {
-		h.damaged = f
-	}
-	h.err, h.at = f, time.Now()
-}
-
-// renew trusts the current verdict for another interval.
-func (h *health) renew() {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	h.at = time.Now()
-}
-
 var errWriterBusy = errors.New("the write connection stayed busy")
 
 // Health reports whether the database can take writes now; it implements
@@ -96,28 +52,25 @@ var errWriterBusy = errors.New("the write connection stayed busy")
 // A damaged page, met by any transaction or probe, makes the store
 // unhealthy until the process ends: damage does not heal.
 func (s *Store) Health(ctx context.Context) error {
-	if err, fresh := s.health.verdict(); fresh {
-		return err
-	}
-	s.health.probing.Lock()
-	defer s.health.probing.Unlock()
-	if err, fresh := s.health.verdict(); fresh { // another caller just probed
-		return err
-	}
+	return s.health.Check(func() error { return s.probeHealth(ctx) })
+}
+
+// probeHealth probes and decides the verdict from its outcome.
+func (s *Store) probeHealth(ctx context.Context) error {
 	pctx, cancel := context.WithTimeoutCause(ctx, probeWait, errWriterBusy)
 	defer cancel()
 	err := s.probe(pctx)
 	switch {
 	case err == nil:
-		s.health.set(nil)
+		s.health.Set(nil)
 		return nil
 	case errors.Is(err, amem.ErrClosed):
 		return err
 	case ctx.Err() != nil: // the caller gave up: no verdict
 		return ctx.Err()
 	case errors.Is(context.Cause(pctx), errWriterBusy):
-		s.health.renew()
-		err, _ := s.health.verdict()
+		s.health.Renew()
+		err, _ := s.health.Verdict()
 		return err
 	}
 	f := s.fault(err)
@@ -127,7 +80,7 @@ func (s *Store) Health(ctx context.Context) error {
 			f.Reason = reasonLocked
 		}
 	}
-	s.health.set(f)
+	s.health.Set(f)
 	return f
 }
 
@@ -157,10 +110,10 @@ const (
 // writes that need a new page, which the probe's one page never does, so
 // the probe checks for room to grow as well.
 func (s *Store) probe(ctx context.Context) error {
-	if err := s.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.leave()
+	defer s.gate.Leave()
 	tx, err := s.write.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("probe: begin: %w", err)
@@ -200,7 +153,7 @@ func (s *Store) observe(err error, write bool) {
 	if f == nil || !write && f.Reason != reasonDamaged {
 		return
 	}
-	s.health.set(f)
+	s.health.Set(f)
 }
 
 // fault returns the verdict err implies, or nil if it implies none.

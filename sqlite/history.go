@@ -2,10 +2,10 @@ package sqlite
 
 import (
 	"database/sql"
-	"encoding/json"
 	"fmt"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 const insertVersion = `INSERT INTO versions (note_id, ns, version, actor, reason, changes, snapshot, created_at)
@@ -22,25 +22,17 @@ func (t *tx) AddVersion(v amem.Version) error {
 	if err != nil {
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
 	}
-	changes := v.Changes
-	if changes == nil {
-		changes = []amem.FieldChange{}
-	}
-	changesJSON, err := marshalJSON(changes)
+	changes, snapshot, err := sqlstore.EncodeVersion(v)
 	if err != nil {
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
 	}
-	snapshot, err := marshalJSON(v.Snapshot)
-	if err != nil { // a time outside years 0-9999
-		return fmt.Errorf("add version %d of %s: %w: %v", v.Version, v.NoteID, amem.ErrInvalid, err)
-	}
 	_, err = t.exec(insertVersion, v.NoteID, v.Namespace, v.Version, string(v.Actor), v.Reason,
-		changesJSON, snapshot, created)
+		changes, snapshot, created)
 	switch {
 	case isConstraint(err, constraintPrimaryKey):
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, amem.ErrConflict)
 	case isConstraint(err, constraintForeignKey):
-		return fmt.Errorf("add version %d: %w", v.Version, notFound(v.Namespace, v.NoteID))
+		return fmt.Errorf("add version %d: %w", v.Version, sqlstore.NotFound(v.Namespace, v.NoteID))
 	case err != nil:
 		return fmt.Errorf("add version %d of %s: %w", v.Version, v.NoteID, err)
 	}
@@ -83,27 +75,8 @@ func scanVersion(s scanner) (amem.Version, error) {
 		return amem.Version{}, err
 	}
 	v.Actor, v.CreatedAt = amem.Actor(actor), timeOf(created)
-	if err := json.Unmarshal([]byte(changes), &v.Changes); err != nil {
-		return amem.Version{}, fmt.Errorf("version %d: changes: %w", v.Version, err)
-	}
-	if v.Changes == nil {
-		v.Changes = []amem.FieldChange{}
-	}
-	if err := json.Unmarshal([]byte(snapshot), &v.Snapshot); err != nil {
-		return amem.Version{}, fmt.Errorf("version %d: snapshot: %w", v.Version, err)
-	}
-	sn := &v.Snapshot
-	if sn.Keywords == nil {
-		sn.Keywords = []string{}
-	}
-	if sn.Tags == nil {
-		sn.Tags = []string{}
-	}
-	if len(sn.Metadata) == 0 {
-		sn.Metadata = nil
-	}
-	if !sn.EventTime.IsZero() {
-		sn.EventTime = sn.EventTime.UTC()
+	if err := sqlstore.DecodeVersion(&v, changes, snapshot); err != nil {
+		return amem.Version{}, err
 	}
 	return v, nil
 }

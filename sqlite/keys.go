@@ -116,19 +116,19 @@ func scanKey(s scanner) (auth.Key, error) {
 // rawRead and rawWrite run single statements outside amem.Tx (keys are not
 // part of the note model), still refused after Close.
 func (s *Store) rawRead(ctx context.Context, fn func(*sql.DB) error) (err error) {
-	if err := s.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.leave()
+	defer s.gate.Leave()
 	defer func() { s.observe(err, false) }()
 	return fn(s.read.db)
 }
 
 func (s *Store) rawWrite(ctx context.Context, fn func(*sql.DB) error) (err error) {
-	if err := s.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.leave()
+	defer s.gate.Leave()
 	defer func() { s.observe(err, true) }()
 	return fn(s.write.db)
 }

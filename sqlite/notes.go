@@ -8,15 +8,16 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
-// ListNotes limits.
+// ListNotes limits, the same in package postgres.
 const (
 	// DefaultListLimit is the page size of ListNotes when ListQuery.Limit
 	// is 0.
-	DefaultListLimit = 100
+	DefaultListLimit = sqlstore.DefaultListLimit
 	// MaxListLimit caps ListQuery.Limit: a larger limit returns this many.
-	MaxListLimit = 10000
+	MaxListLimit = sqlstore.MaxListLimit
 )
 
 // noteColumns are the columns scanNote reads, in its order;
@@ -58,15 +59,9 @@ func scanNoteInto(rows *sql.Rows, vec []float32, lead ...any) (amem.Note, error)
 	if n.Tags, err = decodeStrings(tags); err != nil {
 		return amem.Note{}, fmt.Errorf("note %s: tags: %w", n.ID, err)
 	}
-	if n.Metadata, err = decodeMetadata(meta); err != nil {
-		return amem.Note{}, fmt.Errorf("note %s: metadata: %w", n.ID, err)
+	if err := sqlstore.FinishNote(&n, meta, emb, vec); err != nil {
+		return amem.Note{}, err
 	}
-	if len(emb) > 0 {
-		if n.Embedding, err = decodeVector(vec, emb); err != nil {
-			return amem.Note{}, fmt.Errorf("note %s: %w", n.ID, err)
-		}
-	}
-	n.Links = []amem.Link{}
 	return n, nil
 }
 
@@ -106,7 +101,7 @@ func (t *tx) Note(ns, id string) (amem.Note, error) {
 		return amem.Note{}, fmt.Errorf("note %s: %w", id, err)
 	}
 	if len(notes) == 0 {
-		return amem.Note{}, notFound(ns, id)
+		return amem.Note{}, sqlstore.NotFound(ns, id)
 	}
 	return notes[0], nil
 }
@@ -155,19 +150,11 @@ const (
 // DefaultListLimit when it is 0, at most MaxListLimit. A negative limit
 // is amem.ErrInvalid.
 func (t *tx) ListNotes(ns string, q amem.ListQuery) ([]amem.Note, error) {
-	limit := q.Limit
-	switch {
-	case limit < 0:
-		return nil, fmt.Errorf("list notes: %w: limit %d is negative", amem.ErrInvalid, limit)
-	case limit == 0:
-		limit = DefaultListLimit
-	case limit > MaxListLimit:
-		limit = MaxListLimit
+	limit, err := sqlstore.ListLimit(q.Limit)
+	if err != nil {
+		return nil, err
 	}
-	var (
-		notes []amem.Note
-		err   error
-	)
+	var notes []amem.Note
 	all, inState := listNotes, listNotesInState
 	if q.Embeddings {
 		all, inState = listNotesVec, listNotesInStateVec
@@ -229,32 +216,18 @@ func (t *tx) NoteIDsByContent(ns, content string, at time.Time) ([]string, error
 // noteValues are a note's encoded columns other than id and ns, in the
 // order of insertNote's and updateNote's parameters.
 func noteValues(n amem.Note) ([]any, error) {
-	if n.ID == "" {
-		return nil, fmt.Errorf("%w: note has no ID", amem.ErrInvalid)
+	if err := sqlstore.CheckNote(n); err != nil {
+		return nil, err
 	}
-	if n.Namespace == "" {
-		return nil, fmt.Errorf("%w: note %s has no namespace", amem.ErrInvalid, n.ID)
-	}
-	var times [5]any
-	for i, f := range [5]struct {
-		name string
-		t    time.Time
-	}{
-		{"event time", n.EventTime}, {"ingest time", n.IngestTime},
-		{"updated at", n.UpdatedAt}, {"enrichment time", n.Enrichment.At},
-		{"due time", n.Enrichment.DueAt},
-	} {
-		v, err := timeValue(f.t)
-		if err != nil {
-			return nil, fmt.Errorf("note %s: %s: %w", n.ID, f.name, err)
-		}
-		times[i] = v
+	times, err := sqlstore.NoteTimes(n, timeValue)
+	if err != nil {
+		return nil, err
 	}
 	return []any{
 		n.Content, times[0], times[1], times[2],
-		encodeStrings(n.Keywords), encodeStrings(n.Tags), encodeStrings(tagKeys(n.Tags)),
-		n.Context, encodeMetadata(n.Metadata),
-		encodeVector(n.Embedding), n.Version,
+		encodeStrings(n.Keywords), encodeStrings(n.Tags), encodeStrings(sqlstore.TagKeys(n.Tags)),
+		n.Context, sqlstore.EncodeMetadata(n.Metadata),
+		sqlstore.EncodeVector(n.Embedding), n.Version,
 		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
 	}, nil
 }
@@ -323,7 +296,7 @@ func (t *tx) whyUnchanged(ns, id string, ifVersion int) error {
 	var v int
 	err := t.queryRow(selectVersion, ns, id).Scan(&v)
 	if errors.Is(err, sql.ErrNoRows) {
-		return notFound(ns, id)
+		return sqlstore.NotFound(ns, id)
 	}
 	if err != nil {
 		return err
@@ -345,7 +318,7 @@ func (t *tx) DeleteNote(ns, id string) error {
 	}
 	if ok, err := changed(res); !ok {
 		if err == nil {
-			err = notFound(ns, id)
+			err = sqlstore.NotFound(ns, id)
 		}
 		return fmt.Errorf("delete note: %w", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // filterSQL returns the conditions, each led by " AND ", that pass the
@@ -24,24 +25,22 @@ import (
 // past SQLite's expression depth limit (1000) at a few hundred tags.
 func filterSQL(f amem.Filter) (cond string, args []any, none bool) {
 	var q strings.Builder
-	if !f.From.IsZero() || !f.To.IsZero() {
+	r := sqlstore.Events(f)
+	if r.None {
+		return "", nil, true
+	}
+	if r.Bounded {
 		q.WriteString(` AND n.event_time IS NOT NULL`)
 	}
-	if !f.From.IsZero() && f.From.After(minTime) {
-		if f.From.After(maxTime) {
-			return "", nil, true
-		}
+	if r.HasFrom {
 		q.WriteString(` AND n.event_time >= ?`)
-		args = append(args, f.From.UnixNano())
+		args = append(args, r.From)
 	}
-	if !f.To.IsZero() && !f.To.After(maxTime) {
-		if !f.To.After(minTime) {
-			return "", nil, true
-		}
+	if r.HasTo {
 		q.WriteString(` AND n.event_time < ?`)
-		args = append(args, f.To.UnixNano())
+		args = append(args, r.To)
 	}
-	if keys := tagKeys(f.Tags); len(keys) > 0 {
+	if keys := sqlstore.TagKeys(f.Tags); len(keys) > 0 {
 		q.WriteString(` AND (SELECT count(*) FROM json_each(n.tag_keys)
 	WHERE value IN (SELECT value FROM json_each(?))) = ?`)
 		args = append(args, encodeStrings(keys), len(keys))
@@ -49,7 +48,7 @@ func filterSQL(f amem.Filter) (cond string, args []any, none bool) {
 	if len(f.Metadata) > 0 {
 		q.WriteString(` AND (SELECT count(*) FROM json_each(n.metadata) AS m, json_each(?) AS w
 	WHERE m.key = w.key AND m.value = w.value) = ?`)
-		args = append(args, encodeMetadata(f.Metadata), len(f.Metadata))
+		args = append(args, sqlstore.EncodeMetadata(f.Metadata), len(f.Metadata))
 	}
 	return q.String(), args, false
 }
@@ -95,32 +94,5 @@ func (t *tx) Embeddings(ns string, fn func(id string, vec []float32) error) erro
 		return fmt.Errorf("embeddings: %w", err)
 	}
 	defer rows.Close()
-	var (
-		id  string
-		raw sql.RawBytes // the driver's buffer, valid until Next
-		vec []float32
-	)
-	for i := 0; rows.Next(); i++ {
-		if i%1024 == 0 {
-			if err := t.ctx.Err(); err != nil {
-				return err
-			}
-		}
-		if err := rows.Scan(&id, &raw); err != nil {
-			return fmt.Errorf("embeddings: %w", err)
-		}
-		if vec, err = decodeVector(vec, raw); err != nil {
-			return fmt.Errorf("embeddings: note %s: %w", id, err)
-		}
-		if len(vec) == 0 {
-			continue
-		}
-		if err := fn(id, vec); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("embeddings: %w", err)
-	}
-	return nil
+	return sqlstore.Embeddings[sql.RawBytes](t.ctx, rows, fn)
 }

@@ -11,10 +11,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -71,12 +71,8 @@ type Store struct {
 	write pool // one connection: SQLite has one writer at a time
 	read  pool // ReadConns connections, query_only
 
-	mu     sync.Mutex
-	idle   *sync.Cond // signalled when active drops to 0
-	active int        // transactions running
-	closed bool
-
-	health health
+	gate   sqlstore.Gate // running transactions, which Close waits for
+	health sqlstore.Health
 }
 
 var _ amem.Store = (*Store)(nil)
@@ -100,8 +96,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 	}
 
 	s := &Store{path: abs}
-	s.idle = sync.NewCond(&s.mu)
-	s.health.every = o.HealthInterval
+	s.health.Every, s.health.Sticky = o.HealthInterval, reasonDamaged
 	if err := s.open(ctx, o); err != nil {
 		_ = errors.Join(s.read.close(), s.write.close())
 		return nil, fmt.Errorf("open sqlite %s: %w", abs, err)
@@ -214,16 +209,9 @@ func (s *Store) Path() string { return s.path }
 // Later calls of Update and View return amem.ErrClosed; closing again
 // returns nil. Calling Close from inside fn would wait forever.
 func (s *Store) Close() error {
-	s.mu.Lock()
-	if s.closed {
-		s.mu.Unlock()
+	if !s.gate.Close() {
 		return nil
 	}
-	s.closed = true
-	for s.active > 0 {
-		s.idle.Wait()
-	}
-	s.mu.Unlock()
 	// Closing the last connection checkpoints the log into the database
 	// and removes the -wal file; the readers go first so it is the writer.
 	return errors.Join(s.read.close(), s.write.close())
@@ -246,10 +234,10 @@ func (s *Store) View(ctx context.Context, fn func(amem.Tx) error) error {
 // through it. Its errors feed the health verdict (see Health).
 func (s *Store) transact(ctx context.Context, p *pool, fn func(amem.Tx) error) (err error) {
 	defer func() { s.observe(err, p == &s.write) }()
-	if err := s.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.leave()
+	defer s.gate.Leave()
 
 	sqlTx, err := p.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -269,23 +257,4 @@ func (s *Store) transact(ctx context.Context, p *pool, fn func(amem.Tx) error) (
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
-}
-
-func (s *Store) enter() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return amem.ErrClosed
-	}
-	s.active++
-	return nil
-}
-
-func (s *Store) leave() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.active--
-	if s.active == 0 {
-		s.idle.Broadcast()
-	}
 }

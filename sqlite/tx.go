@@ -75,11 +75,6 @@ func isConstraint(err error, code int) bool {
 	return errors.As(err, &e) && e.Code() == code
 }
 
-// notFound wraps amem.ErrNotFound with what was looked for.
-func notFound(ns, id string) error {
-	return fmt.Errorf("note %s in namespace %s: %w", id, ns, amem.ErrNotFound)
-}
-
 const selectNamespace = `SELECT name, embedder, dims, created_at FROM namespaces WHERE name = ?`
 
 func (t *tx) Namespace(ns string) (amem.NamespaceInfo, error) {

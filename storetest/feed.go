@@ -239,49 +239,77 @@ func testFeedCompaction(t *testing.T, s amem.Store) {
 // end with exactly the notes the store holds, never having seen a number
 // out of order or a change it had already passed.
 func testFeedConcurrent(t *testing.T, s amem.Store) {
+	feedUnderWriters(t, []amem.Store{s}, s, feedLoad{writers: 4, rounds: 25})
+}
+
+// FeedAcrossStores is FeedConcurrent for a store that several processes
+// share: writers on each of stores (one pool each, as separate instances
+// would have) insert, update and delete notes of one namespace, holding
+// each transaction open a random while after its write, so that
+// transactions which took their numbers in one order try to commit in
+// another. A follower reading through reader must end with exactly the
+// notes stored, never having seen a number out of order.
+func FeedAcrossStores(t *testing.T, stores []amem.Store, reader amem.Store) {
+	feedUnderWriters(t, stores, reader, feedLoad{writers: 4, rounds: 20, hold: 3 * time.Millisecond})
+}
+
+// feedLoad is the work of feedUnderWriters.
+type feedLoad struct {
+	writers, rounds int           // writers per store, transactions each
+	hold            time.Duration // a transaction stays open up to this after its write
+}
+
+func feedUnderWriters(t *testing.T, stores []amem.Store, reader amem.Store, load feedLoad) {
 	ns := newNS("feed-race")
-	const writers, rounds = 4, 25
 	var wg sync.WaitGroup
-	errs := make(chan error, writers+1)
-	for w := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rng := rand.New(rand.NewPCG(uint64(w), 7))
-			var mine []amem.Note
-			for i := range rounds {
-				err := s.Update(t.Context(), func(tx amem.Tx) error {
-					switch op := rng.IntN(3); {
-					case op == 0 || len(mine) == 0:
-						n := newNote(ns, fmt.Sprintf("writer %d round %d", w, i))
-						if err := tx.InsertNote(n); err != nil {
-							return err
+	errs := make(chan error, len(stores)*load.writers+1)
+	for si, s := range stores {
+		for w := range load.writers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rng := rand.New(rand.NewPCG(uint64(si*load.writers+w), 7))
+				var mine []amem.Note
+				for i := range load.rounds {
+					var next []amem.Note // mine once committed
+					err := s.Update(t.Context(), func(tx amem.Tx) error {
+						next = slices.Clone(mine)
+						switch op := rng.IntN(3); {
+						case op == 0 || len(next) == 0:
+							n := newNote(ns, fmt.Sprintf("store %d writer %d round %d", si, w, i))
+							if err := tx.InsertNote(n); err != nil {
+								return err
+							}
+							next = append(next, n)
+						case op == 1:
+							j := rng.IntN(len(next))
+							u := next[j]
+							u.Content += " (edited)"
+							u.Version++
+							if err := tx.UpdateNote(u, next[j].Version); err != nil {
+								return err
+							}
+							next[j] = u
+						default:
+							j := rng.IntN(len(next))
+							if err := tx.DeleteNote(ns, next[j].ID); err != nil {
+								return err
+							}
+							next = slices.Delete(next, j, j+1)
 						}
-						mine = append(mine, n)
-					case op == 1:
-						j := rng.IntN(len(mine))
-						u := mine[j]
-						u.Content += " (edited)"
-						u.Version++
-						if err := tx.UpdateNote(u, mine[j].Version); err != nil {
-							return err
+						if load.hold > 0 {
+							time.Sleep(time.Duration(rng.Int64N(int64(load.hold))))
 						}
-						mine[j] = u
-					default:
-						j := rng.IntN(len(mine))
-						if err := tx.DeleteNote(ns, mine[j].ID); err != nil {
-							return err
-						}
-						mine = slices.Delete(mine, j, j+1)
+						return nil
+					})
+					if err != nil {
+						errs <- err
+						return
 					}
-					return nil
-				})
-				if err != nil {
-					errs <- err
-					return
+					mine = next
 				}
-			}
-		}()
+			}()
+		}
 	}
 	f := &follower{live: map[string]int64{}}
 	finished := stop(&wg)
@@ -289,7 +317,7 @@ func testFeedConcurrent(t *testing.T, s amem.Store) {
 	go func() {
 		defer close(done)
 		for {
-			if err := f.catchUp(t, s, ns); err != nil {
+			if err := f.catchUp(t, reader, ns); err != nil {
 				errs <- err
 				return
 			}
@@ -306,17 +334,21 @@ func testFeedConcurrent(t *testing.T, s amem.Store) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	if err := f.catchUp(t, s, ns); err != nil {
+	if err := f.catchUp(t, reader, ns); err != nil {
 		t.Fatal(err)
 	}
 	var stored []string
-	view(t, s, func(tx amem.Tx) error {
+	view(t, reader, func(tx amem.Tx) error {
 		list, err := tx.ListNotes(ns, amem.ListQuery{Limit: 10000})
 		stored = noteIDs(list)
 		return err
 	})
 	if got := sorted(slices.Collect(maps.Keys(f.live))); !slices.Equal(got, sorted(stored)) {
 		t.Fatalf("follower holds %d notes, the store %d:\n%v\n%v", len(got), len(stored), got, stored)
+	}
+	// Every transaction wrote once, so took one number.
+	if want := int64(len(stores) * load.writers * load.rounds); f.seq != want {
+		t.Errorf("head %d after %d transactions", f.seq, want)
 	}
 }
 
