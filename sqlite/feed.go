@@ -75,7 +75,8 @@ func (t *tx) Changes(ns string, after int64, fn func(amem.Change) error) error {
 		}
 		dead = append(dead, c)
 	}
-	if err := rows.Close(); err != nil {
+	// A read that failed part way must not drop the tombstones after it.
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
 		return fmt.Errorf("changes of %s: %w", ns, err)
 	}
 
