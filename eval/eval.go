@@ -98,9 +98,9 @@ type Config struct {
 	// after the run).
 	WorkDir string
 	// Store, when set, opens the database every ingest of the run writes
-	// to instead (a PostgreSQL database, say), once per ingest; each
-	// ingest then writes namespaces of its own, named
-	// NamespacePrefix + ingest + "-" + conversation, which stay there.
+	// to instead (a PostgreSQL database, say), once per ingest; the
+	// namespaces stay there. Every ingest writes namespaces of its own,
+	// named NamespacePrefix + ingest + "-" + conversation.
 	Store           func(ctx context.Context) (amem.Store, error)
 	NamespacePrefix string
 	// Progress receives a progress line on stderr-like writers.
@@ -290,15 +290,14 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 	return mem, stats, nil
 }
 
-// namespace names a conversation's namespace in an ingest: its sample ID,
-// made valid, alone in a store of the ingest's own, after the ingest's
-// name in a shared one.
+// namespace names a conversation's namespace in an ingest: the ingest's
+// name and the sample ID, made valid, after NamespacePrefix. The ingests
+// share the curator, and the offline curator keeps statistics per
+// namespace: with the same names in every ingest, the no-evolution ingest
+// decided with the enriched ingest's statistics (0.657 at @10 on the dev
+// split after it, 0.662 alone).
 func (c *Config) namespace(kind ingestKind, sampleID string) string {
-	ns := validNamespace(sampleID)
-	if c.Store != nil {
-		ns = c.NamespacePrefix + string(kind) + "-" + ns
-	}
-	return ns
+	return c.NamespacePrefix + string(kind) + "-" + validNamespace(sampleID)
 }
 
 // validNamespace maps a sample ID to a valid namespace name.

@@ -8,11 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/openai"
 )
 
@@ -156,5 +159,35 @@ func TestRunAnswersAndScores(t *testing.T) {
 	_, user, _ := AnswerPrompt("When did Ann adopt Rex?", locomo.CategoryTemporal, []string{"[8 May 2023] Ann: I adopted a puppy named Rex."})
 	if !strings.Contains(user, "Use the dates") || !strings.Contains(user, "[8 May 2023]") {
 		t.Fatalf("temporal prompt:\n%s", user)
+	}
+}
+
+// nsRecorder records the namespaces its curator is asked about.
+type nsRecorder struct {
+	amem.Curator
+	mu  sync.Mutex
+	nss map[string]bool
+}
+
+func (r *nsRecorder) Construct(ctx context.Context, n amem.Note) (amem.Attributes, error) {
+	r.mu.Lock()
+	r.nss[n.Namespace] = true
+	r.mu.Unlock()
+	return r.Curator.Construct(ctx, n)
+}
+
+// The ingests of one run share the curator, so each must write namespaces
+// of its own: the offline curator keeps statistics per namespace, and the
+// no-evolution ingest once decided with the enriched one's.
+func TestIngestsKeepApart(t *testing.T) {
+	emb := lexical.New(nil)
+	rec := &nsRecorder{Curator: offline.New(emb, nil), nss: map[string]bool{}}
+	if _, err := Run(context.Background(), tiny(t), Config{
+		Modes: []Mode{ModeAMem, ModeNoEvo}, K: 2, Embedder: emb, Curator: rec, WorkDir: t.TempDir(),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(rec.nss) != 2 {
+		t.Fatalf("the curator saw namespaces %v; want one per ingest", rec.nss)
 	}
 }
