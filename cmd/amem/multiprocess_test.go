@@ -19,30 +19,64 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/fakellm"
+	"github.com/amem-dev/amem/internal/pgtest"
 	"github.com/amem-dev/amem/wire"
 )
 
 // Processes sharing one database: every note one acknowledges is found by
-// the other's next search in every mode, a note is enriched by one of them
-// once, and histories have no gaps. These run real amem processes.
+// the others' next search in every mode, a note is enriched by one of them
+// once, histories have no gaps, evolutions are never lost, and a key
+// created or revoked anywhere counts everywhere. These run real amem
+// processes, on a SQLite file and on a PostgreSQL schema: the guarantees
+// are the store's, so every test runs on both.
+
+// sharedDBs are the databases several processes can share, each made
+// fresh for a test.
+var sharedDBs = []struct {
+	name string
+	new  func(t *testing.T) string
+}{
+	{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "shared.db") }},
+	{"postgres", func(t *testing.T) string { return pgtest.URL(t) }},
+}
+
+// onEachDB runs test as a subtest on a fresh database of each kind.
+func onEachDB(t *testing.T, test func(t *testing.T, db string)) {
+	for _, d := range sharedDBs {
+		t.Run(d.name, func(t *testing.T) {
+			// Most of a run is processes starting and waiting for
+			// leases and polls, so the two overlap well.
+			t.Parallel()
+			test(t, d.new(t))
+		})
+	}
+}
 
 // countingLLM is the fake model server, counting construction requests
 // per note token (a word matching tokenRE in the note), with an
-// adjustable delay before each answer.
+// adjustable delay before each answer. Each evolution it answers sets the
+// neighbour's context to one naming the new note's token, so that every
+// evolution is a change with its own history row, and it records which
+// neighbour each new note evolved.
 type countingLLM struct {
 	*httptest.Server
 	model fakellm.Server
 	delay atomic.Int64 // nanoseconds
-	mu    sync.Mutex
-	built map[string]int // token -> construction requests
+	// inflight counts requests not answered yet.
+	inflight atomic.Int32
+	mu       sync.Mutex
+	built    map[string]int      // token -> construction requests
+	evolved  map[string][]string // new note's token -> tokens of the neighbours it evolved
 }
 
 var tokenRE = regexp.MustCompile(`zq[a-z0-9]+`)
 
 func newCountingLLM(delay time.Duration) *countingLLM {
-	l := &countingLLM{built: map[string]int{}}
+	l := &countingLLM{built: map[string]int{}, evolved: map[string][]string{}}
 	l.delay.Store(int64(delay))
 	l.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		l.inflight.Add(1)
+		defer l.inflight.Add(-1)
 		body, _ := io.ReadAll(r.Body)
 		if bytes.Contains(body, []byte(`"note_attributes"`)) {
 			l.mu.Lock()
@@ -57,15 +91,84 @@ func newCountingLLM(delay time.Duration) *countingLLM {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		l.model.ServeHTTP(w, r)
+		rec := httptest.NewRecorder()
+		l.model.ServeHTTP(rec, r)
+		out := rec.Body.Bytes()
+		if rec.Code == http.StatusOK {
+			out = l.evolveUniquely(body, out)
+		}
+		w.Header().Set("Content-Type", rec.Header().Get("Content-Type"))
+		w.WriteHeader(rec.Code)
+		w.Write(out)
 	}))
 	return l
+}
+
+var (
+	newMemoryRE = regexp.MustCompile(`New memory: [^"]*"[^"]*?(zq[a-z0-9]+)`)
+	m1RE        = regexp.MustCompile(`(?m)^M1 "[^"]*?(zq[a-z0-9]+)`)
+)
+
+// evolveUniquely rewrites an OpenAI answer's evolution of M1 (the fake
+// model's only one) to give it the context "Evolved by TOKEN." of the new
+// note, and records it. Other answers pass unchanged.
+func (l *countingLLM) evolveUniquely(req, resp []byte) []byte {
+	var in struct{ Messages []struct{ Content string } }
+	if json.Unmarshal(req, &in) != nil || len(in.Messages) == 0 {
+		return resp
+	}
+	user := in.Messages[len(in.Messages)-1].Content
+	by, m1 := newMemoryRE.FindStringSubmatch(user), m1RE.FindStringSubmatch(user)
+	var out struct {
+		Choices []struct {
+			Message struct{ Content string } `json:"message"`
+		} `json:"choices"`
+	}
+	if by == nil || m1 == nil || json.Unmarshal(resp, &out) != nil || len(out.Choices) == 0 {
+		return resp
+	}
+	var answer map[string]any
+	if json.Unmarshal([]byte(out.Choices[0].Message.Content), &answer) != nil {
+		return resp
+	}
+	evolve, _ := answer["evolve"].([]any)
+	changed := false
+	for _, e := range evolve {
+		if e, ok := e.(map[string]any); ok && e["ref"] == "M1" {
+			e["context"] = "Evolved by " + by[1] + "."
+			changed = true
+		}
+	}
+	if !changed {
+		return resp
+	}
+	l.mu.Lock()
+	l.evolved[by[1]] = append(l.evolved[by[1]], m1[1])
+	l.mu.Unlock()
+	content, _ := json.Marshal(answer)
+	var whole map[string]any
+	json.Unmarshal(resp, &whole)
+	whole["choices"].([]any)[0].(map[string]any)["message"].(map[string]any)["content"] = string(content)
+	b, _ := json.Marshal(whole)
+	return b
 }
 
 func (l *countingLLM) constructions(tok string) int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.built[tok]
+}
+
+// evolutions returns, for each new note's token, the tokens of the
+// neighbours its connections evolved.
+func (l *countingLLM) evolutions() map[string][]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make(map[string][]string, len(l.evolved))
+	for k, v := range l.evolved {
+		out[k] = slices.Clone(v)
+	}
+	return out
 }
 
 func (l *countingLLM) env() []string {
@@ -92,79 +195,162 @@ func (s *served) found(t *testing.T, key, ns, mode, q, id string) bool {
 var modes = []string{"vector", "lexical", "hybrid"}
 
 func TestServeSeesCLIWrites(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "shared.db")
-	key := createKey(t, db, "--namespace", "team")
-	srv := startServe(t, nil, db)
-	// Load the namespace's index in the server before the CLI writes.
-	var first wire.Note
-	if code := srv.call(t, "POST", "/v1/namespaces/team/notes?wait=true", key, `{"content": "the first note zqfirst"}`, &first); code != 201 {
-		t.Fatalf("create: %d", code)
-	}
-	for _, mode := range modes {
-		if !srv.found(t, key, "team", mode, "the first note zqfirst", first.ID) {
-			t.Fatalf("%s: the server's own note not found", mode)
+	onEachDB(t, func(t *testing.T, db string) {
+		key := createKey(t, db, "--namespace", "team")
+		srv := startServe(t, nil, db)
+		// Load the namespace's index in the server before the CLI writes.
+		var first wire.Note
+		if code := srv.call(t, "POST", "/v1/namespaces/team/notes?wait=true", key, `{"content": "the first note zqfirst"}`, &first); code != 201 {
+			t.Fatalf("create: %d", code)
 		}
-	}
+		for _, mode := range modes {
+			if !srv.found(t, key, "team", mode, "the first note zqfirst", first.ID) {
+				t.Fatalf("%s: the server's own note not found", mode)
+			}
+		}
 
-	text := "The CLI wrote this beside the server zqcliwrite"
-	out, err := amemCommand(t, nil, "add", "--db", db, "--namespace", "team", text).Output()
-	if err != nil {
-		t.Fatalf("amem add: %v", err)
-	}
-	id := strings.TrimSpace(string(out))
-	for _, mode := range modes {
-		if !srv.found(t, key, "team", mode, text, id) {
-			t.Errorf("%s search on the server missed the note the CLI added", mode)
+		text := "The CLI wrote this beside the server zqcliwrite"
+		out, err := amemCommand(t, nil, "add", "--db", db, "--namespace", "team", text).Output()
+		if err != nil {
+			t.Fatalf("amem add: %v", err)
 		}
-	}
-	if err := amemCommand(t, nil, "delete", "--db", db, "--namespace", "team", id).Run(); err != nil {
-		t.Fatalf("amem delete: %v", err)
-	}
-	for _, mode := range modes {
-		if srv.found(t, key, "team", mode, text, id) {
-			t.Errorf("%s search on the server still finds the note the CLI deleted", mode)
+		id := strings.TrimSpace(string(out))
+		for _, mode := range modes {
+			if !srv.found(t, key, "team", mode, text, id) {
+				t.Errorf("%s search on the server missed the note the CLI added", mode)
+			}
 		}
-	}
+		if err := amemCommand(t, nil, "delete", "--db", db, "--namespace", "team", id).Run(); err != nil {
+			t.Fatalf("amem delete: %v", err)
+		}
+		for _, mode := range modes {
+			if srv.found(t, key, "team", mode, text, id) {
+				t.Errorf("%s search on the server still finds the note the CLI deleted", mode)
+			}
+		}
+	})
 }
 
-func TestTwoServesOneDatabase(t *testing.T) {
-	llm := newCountingLLM(5 * time.Millisecond)
-	defer llm.Close()
-	db := filepath.Join(t.TempDir(), "fleet.db")
-	key := createKey(t, db, "--admin")
-	srvs := []*served{startServe(t, llm.env(), db), startServe(t, llm.env(), db)}
+// written is a note a server acknowledged.
+type written struct{ id, tok, text string }
 
-	const writers, perWriter = 8, 8
-	type written struct{ id, tok, text string }
+// vocabulary gives each note of a fleet test a word of its own: notes
+// told apart by digits alone are too alike for the lexical embedder to
+// rank each first for its own text. The curator links and evolves the
+// nearest notes whatever they say, so enrichments still evolve the same
+// neighbours at once.
+var vocabulary = strings.Fields(`harbor violin glacier pepper lantern orchard canyon falcon meadow
+	tunnel quartz saddle biscuit compass dolphin ember fjord gazebo hammock igloo jasmine kettle
+	lagoon marble nectar oyster pretzel quiver raven sapphire tulip umbrella velvet walnut yodel zephyr`)
+
+// TestThreeServesOneDatabase: writers spread over three servers and one
+// namespace, enrichments evolving the same neighbours at once. Every note
+// is constructed once, in all.
+func TestThreeServesOneDatabase(t *testing.T) {
+	onEachDB(t, func(t *testing.T, db string) { fleet(t, db, false) })
+}
+
+// TestFleetSurvivesAKill: the same with one server killed (SIGKILL) a
+// third of the way through, its workers holding claims while they wait for
+// its model, which never answers. The survivors take its claims over once
+// the leases run out; nothing acknowledged is lost, and each note is
+// constructed once by the survivors and has one construction in its
+// history.
+func TestFleetSurvivesAKill(t *testing.T) {
+	onEachDB(t, func(t *testing.T, db string) { fleet(t, db, true) })
+}
+
+func fleet(t *testing.T, db string, kill bool) {
+	llms := []*countingLLM{newCountingLLM(5 * time.Millisecond), newCountingLLM(5 * time.Millisecond), newCountingLLM(5 * time.Millisecond)}
+	if kill {
+		// The victim's workers claim a note each and wait: it dies
+		// mid-enrichment, however the writers and workers are scheduled.
+		llms[2].delay.Store(int64(time.Minute))
+	}
+	key := createKey(t, db, "--admin")
+	srvs := make([]*served, len(llms))
+	for i, l := range llms {
+		defer l.Close()
+		// Short enough to take over quickly, long enough that a survivor
+		// slowed by -race renews its claims in time.
+		srvs[i] = startServe(t, l.env(), db, "--claim-lease", "2s")
+	}
+
+	const writers, perWriter = 6, 6
 	var (
 		mu    sync.Mutex
 		notes []written
 		wg    sync.WaitGroup
+		// Writers hold live for reading through a whole write and its
+		// searches; the killer holds it for writing, so no request is
+		// cut off: the victim dies mid-enrichment, never mid-request.
+		live = sync.RWMutex{}
+		dead = -1
 	)
+	acked := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(notes)
+	}
+	killed := make(chan struct{})
+	if kill {
+		go func() {
+			defer close(killed)
+			for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Error("the victim never had an enrichment in flight")
+					return
+				}
+				if acked() < writers*perWriter/3 || llms[2].inflight.Load() == 0 {
+					continue
+				}
+				live.Lock()
+				_ = srvs[2].cmd.Process.Kill()
+				<-srvs[2].exited
+				dead = 2
+				live.Unlock()
+				return
+			}
+		}()
+	} else {
+		close(killed)
+	}
 	for w := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range perWriter {
-				tok := fmt.Sprintf("zqw%dn%d", w, i)
-				text := fmt.Sprintf("Writer %d wrote note %d about the shared garden %s", w, i, tok)
-				via, other := srvs[(w+i)%2], srvs[(w+i+1)%2]
+				word := vocabulary[w*perWriter+i]
+				tok := "zq" + word
+				text := fmt.Sprintf("The %s, as writer %d noted (note %d) %s", word, w, i, tok)
+				live.RLock()
+				via := (w + i) % len(srvs)
+				if via == dead {
+					via = (via + 1) % len(srvs)
+				}
 				var n wire.Note
 				body, _ := json.Marshal(map[string]string{"content": text})
-				if code := via.call(t, "POST", "/v1/namespaces/fleet/notes", key, string(body), &n); code != 201 {
-					t.Errorf("create on %s: %d", via.url, code)
+				if code := srvs[via].call(t, "POST", "/v1/namespaces/fleet/notes", key, string(body), &n); code != 201 {
+					live.RUnlock()
+					t.Errorf("create on %s: %d", srvs[via].url, code)
 					return
 				}
 				// Read-your-writes across processes, in every mode.
-				for _, mode := range modes {
-					q := text
-					if mode == "lexical" {
-						q = tok
+				for j, other := range srvs {
+					if j == via || j == dead {
+						continue
 					}
-					if !other.found(t, key, "fleet", mode, q, n.ID) {
-						t.Errorf("%s search on the other server missed note %s just acknowledged", mode, n.ID)
+					for _, mode := range modes {
+						q := text
+						if mode == "lexical" {
+							q = tok
+						}
+						if !other.found(t, key, "fleet", mode, q, n.ID) {
+							t.Errorf("%s search on server %d missed note %s just acknowledged by server %d", mode, j, n.ID, via)
+						}
 					}
 				}
+				live.RUnlock()
 				mu.Lock()
 				notes = append(notes, written{n.ID, tok, text})
 				mu.Unlock()
@@ -172,34 +358,128 @@ func TestTwoServesOneDatabase(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	<-killed
 	if t.Failed() {
 		return
 	}
-
-	deadline := time.Now().Add(90 * time.Second)
-	for {
-		var st wire.Stats
-		if code := srvs[0].call(t, "GET", "/v1/namespaces/fleet/stats", key, "", &st); code != 200 {
-			t.Fatalf("stats: %d", code)
-		}
-		if st.ByState[string(amem.EnrichDone)] == len(notes) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("not all enriched: %v", st.ByState)
-		}
-		time.Sleep(100 * time.Millisecond)
+	survivors, victim := srvs, (*countingLLM)(nil)
+	if kill {
+		survivors, victim = srvs[:2], llms[2]
 	}
+	waitEnriched(t, survivors[0], key, "fleet", len(notes), 60*time.Second)
+	orphans := 0
 	for _, n := range notes {
-		if c := llm.constructions(n.tok); c != 1 {
-			t.Errorf("note %s (%s) was constructed %d times, want once", n.id, n.tok, c)
+		c := llms[0].constructions(n.tok) + llms[1].constructions(n.tok)
+		if victim != nil {
+			orphans += victim.constructions(n.tok)
+		} else {
+			c += llms[2].constructions(n.tok)
 		}
-		checkHistory(t, srvs[1], key, "fleet", n.id)
+		if c != 1 {
+			t.Errorf("note %s (%s) was constructed %d times by the live servers, want once", n.id, n.tok, c)
+		}
+	}
+	if kill {
+		if orphans == 0 {
+			t.Error("the victim held no claim: the test shows nothing")
+		}
+		for i, s := range survivors {
+			for _, n := range notes {
+				for _, mode := range modes {
+					q := n.text
+					if mode == "lexical" {
+						q = n.tok
+					}
+					if !s.found(t, key, "fleet", mode, q, n.id) {
+						t.Errorf("%s search on survivor %d missed %s", mode, i, n.tok)
+					}
+				}
+			}
+		}
+	}
+	evolved := map[string][]string{}
+	for _, l := range llms {
+		for by, targets := range l.evolutions() {
+			evolved[by] = append(evolved[by], targets...)
+		}
+	}
+	for i, s := range survivors {
+		checkFleetHistories(t, s, key, "fleet", notes, evolved)
+		if t.Failed() {
+			t.Fatalf("as server %d reads them", i)
+		}
 	}
 }
 
-// checkHistory checks a note's history is versions 1..N, N its version.
-func checkHistory(t *testing.T, s *served, key, ns, id string) {
+// waitEnriched waits until the namespace's want notes are all enriched.
+func waitEnriched(t *testing.T, s *served, key, ns string, want int, wait time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(wait)
+	for {
+		var st wire.Stats
+		if code := s.call(t, "GET", "/v1/namespaces/"+ns+"/stats", key, "", &st); code != 200 {
+			t.Fatalf("stats: %d", code)
+		}
+		if st.Notes != want {
+			t.Fatalf("%d notes in %s, want %d", st.Notes, ns, want)
+		}
+		if st.ByState[string(amem.EnrichDone)] == want {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not all enriched after %v: %v", wait, st.ByState)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// checkFleetHistories checks, as s reads them, that every note's history
+// is continuous and ends at the note as stored, with one construction,
+// and that each note the model evolved a neighbour for (evolved: new
+// note's token -> the neighbours' tokens, an answer to each connection it
+// was asked for) evolved one of them once: none lost, none applied twice.
+// A dead server's answers may never have been applied, so a note may
+// have answers that left no trace, but exactly one that did.
+func checkFleetHistories(t *testing.T, s *served, key, ns string, notes []written, evolved map[string][]string) {
+	t.Helper()
+	byTok := make(map[string]written, len(notes))
+	byID := make(map[string]written, len(notes))
+	evolvedBy := map[string][]string{} // new note's ID -> tokens of the neighbours it evolved, per history
+	for _, n := range notes {
+		byTok[n.tok], byID[n.id] = n, n
+		constructs := 0
+		for _, v := range checkHistory(t, s, key, ns, n.id) {
+			switch v.Actor {
+			case string(amem.ActorConstruct):
+				constructs++
+			case string(amem.ActorEvolve):
+				by, _, _ := strings.Cut(strings.TrimPrefix(v.Reason, "evolved by new note "), ":")
+				evolvedBy[by] = append(evolvedBy[by], n.tok)
+			}
+		}
+		if constructs != 1 {
+			t.Errorf("note %s has %d construction versions, want 1", n.id, constructs)
+		}
+	}
+	for by, targets := range evolvedBy {
+		if _, ok := byID[by]; !ok {
+			t.Errorf("evolutions %v by %q, not a note written", targets, by)
+		}
+	}
+	for by, answered := range evolved {
+		got := evolvedBy[byTok[by].id]
+		if len(got) != 1 || !slices.Contains(answered, got[0]) {
+			t.Errorf("note %s evolved %v (per the histories), want one of %v once", by, got, answered)
+		}
+	}
+	if len(evolved) == 0 {
+		t.Error("no evolutions: the test shows nothing")
+	}
+}
+
+// checkHistory checks a note's history is versions 1..N, N its version,
+// the last one the note as stored, and returns it.
+func checkHistory(t *testing.T, s *served, key, ns, id string) []wire.Version {
 	t.Helper()
 	var n wire.Note
 	if code := s.call(t, "GET", "/v1/namespaces/"+ns+"/notes/"+id, key, "", &n); code != 200 {
@@ -215,63 +495,60 @@ func checkHistory(t *testing.T, s *served, key, ns, id string) {
 	for i, v := range h.Versions {
 		if v.Version != i+1 {
 			t.Errorf("note %s: history row %d is version %d", id, i, v.Version)
-			return
+			return h.Versions
 		}
 	}
+	if len(h.Versions) > 0 {
+		last := h.Versions[len(h.Versions)-1].Snapshot
+		if last.Content != n.Content || last.Context != n.Context || !slices.Equal(last.Tags, n.Tags) || !slices.Equal(last.Keywords, n.Keywords) {
+			t.Errorf("note %s is not as its last version left it:\n  note %+v\n  last %+v", id, n, last)
+		}
+	}
+	return h.Versions
 }
 
-// TestKilledClaimIsTakenOver kills a server (SIGKILL) while its worker
-// holds the claim on a note, waiting for the model: a second server takes
-// the note over once the lease runs out, and enriches it once.
-func TestKilledClaimIsTakenOver(t *testing.T) {
-	llm := newCountingLLM(time.Minute)
-	defer llm.Close()
-	db := filepath.Join(t.TempDir(), "claim.db")
-	key := createKey(t, db, "--admin")
-	a := startServe(t, llm.env(), db, "--claim-lease", "1s")
-	var n wire.Note
-	if code := a.call(t, "POST", "/v1/namespaces/crash/notes", key, `{"content": "a note whose enrichment dies zqorphan"}`, &n); code != 201 {
-		t.Fatalf("create: %d", code)
-	}
-	for deadline := time.Now().Add(30 * time.Second); llm.constructions("zqorphan") == 0; {
-		if time.Now().After(deadline) {
-			t.Fatal("the first server never asked the model")
+// TestKeysOnEveryInstance: a key created with `amem keys create` while
+// three servers run works on each at its next request, and after `amem
+// keys revoke` each refuses it at its next request, while another key
+// still works.
+func TestKeysOnEveryInstance(t *testing.T) {
+	onEachDB(t, func(t *testing.T, db string) {
+		other := createKey(t, db, "--namespace", "team")
+		srvs := []*served{startServe(t, nil, db), startServe(t, nil, db), startServe(t, nil, db)}
+		for _, s := range srvs {
+			if code := s.call(t, "GET", "/v1/namespaces/team/notes", other, "", nil); code != 200 {
+				t.Fatalf("list with the first key: %d", code)
+			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err := a.cmd.Process.Kill(); err != nil {
-		t.Fatal(err)
-	}
-	<-a.exited
-	llm.delay.Store(0)
-
-	b := startServe(t, llm.env(), db, "--claim-lease", "1s")
-	var got wire.Note
-	for deadline := time.Now().Add(60 * time.Second); ; {
-		if code := b.call(t, "GET", "/v1/namespaces/crash/notes/"+n.ID, key, "", &got); code != 200 {
-			t.Fatalf("get: %d", code)
+		out, err := amemCommand(t, nil, "keys", "create", "--db", db, "--namespace", "team", "--name", "fleet", "--json").Output()
+		if err != nil {
+			t.Fatalf("keys create: %v", err)
 		}
-		if got.Enrichment.State == string(amem.EnrichDone) {
-			break
+		var created struct {
+			Key string `json:"key"`
+			ID  string `json:"id"`
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the orphaned note was not taken over: %+v", got.Enrichment)
+		if err := json.Unmarshal(out, &created); err != nil || created.Key == "" || created.ID == "" {
+			t.Fatalf("keys create --json: %v: %s", err, out)
 		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if c := llm.constructions("zqorphan"); c != 2 {
-		t.Errorf("%d constructions, want 2 (the dead server's, then the one take-over)", c)
-	}
-	var h struct{ Versions []wire.Version }
-	b.call(t, "GET", "/v1/namespaces/crash/notes/"+n.ID+"/history", key, "", &h)
-	constructs := 0
-	for _, v := range h.Versions {
-		if v.Actor == string(amem.ActorConstruct) {
-			constructs++
+		for i, s := range srvs {
+			if code := s.call(t, "POST", "/v1/namespaces/team/notes", created.Key, `{"content": "written with the new key"}`, nil); code != 201 {
+				t.Errorf("server %d: a write with the key just created: %d, want 201", i, code)
+			}
+			if code := s.call(t, "GET", "/v1/namespaces/elsewhere/notes", created.Key, "", nil); code != 403 {
+				t.Errorf("server %d: another namespace with the key: %d, want 403", i, code)
+			}
 		}
-	}
-	if constructs != 1 {
-		t.Errorf("%d construction versions in the history, want 1: %+v", constructs, h.Versions)
-	}
-	checkHistory(t, b, key, "crash", n.ID)
+		if out, err := amemCommand(t, nil, "keys", "revoke", "--db", db, created.ID).CombinedOutput(); err != nil {
+			t.Fatalf("keys revoke: %v: %s", err, out)
+		}
+		for i, s := range srvs {
+			if code := s.call(t, "GET", "/v1/namespaces/team/notes", created.Key, "", nil); code != 401 {
+				t.Errorf("server %d: the revoked key: %d, want 401", i, code)
+			}
+			if code := s.call(t, "GET", "/v1/namespaces/team/notes", other, "", nil); code != 200 {
+				t.Errorf("server %d: the key not revoked: %d, want 200", i, code)
+			}
+		}
+	})
 }
