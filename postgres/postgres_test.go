@@ -79,7 +79,8 @@ func TestFeedCommitOrder(t *testing.T) {
 	}
 
 	wrote := make(chan struct{})
-	var aCommitted, bCommitted time.Time
+	var aWrote, bCommitted time.Time
+	const hold = 300 * time.Millisecond
 	var wg sync.WaitGroup
 	wg.Add(2)
 	go func() {
@@ -88,11 +89,11 @@ func TestFeedCommitOrder(t *testing.T) {
 			if err := tx.InsertNote(testNote(ns, newID(), "slow")); err != nil {
 				return err
 			}
+			aWrote = time.Now()
 			close(wrote)
-			time.Sleep(300 * time.Millisecond)
+			time.Sleep(hold)
 			return nil
 		})
-		aCommitted = time.Now()
 		if err != nil {
 			t.Error(err)
 		}
@@ -120,8 +121,11 @@ func TestFeedCommitOrder(t *testing.T) {
 	if mid.Head != 1 {
 		t.Errorf("head %d while the second writer was uncommitted, want 1", mid.Head)
 	}
-	if bCommitted.Before(aCommitted) {
-		t.Errorf("the later writer committed %v before the earlier one", aCommitted.Sub(bCommitted))
+	// b can only commit after a did, which a does after holding its
+	// number for hold. (Comparing the two return times instead raced: a's
+	// goroutine may run after b's once both are unblocked.)
+	if waited := bCommitted.Sub(aWrote); waited < hold {
+		t.Errorf("the later writer committed %v after the earlier one took its number, before it committed", waited)
 	}
 	var changes []int64
 	if err := b.View(ctx, func(tx amem.Tx) error {
