@@ -93,18 +93,27 @@ func (s *Store) probe(ctx context.Context) error {
 // what ended one (a server restart, a network cut) most likely ended all,
 // and each would otherwise fail one more transaction before the pool
 // found out (it pings only connections idle for over a second).
-func (s *Store) observe(err error) {
+//
+// It returns the error to give the caller: such a failure as the
+// *amem.HealthError (wrapping err), so that a server can answer "the
+// database is unavailable, retry" rather than an internal error.
+func (s *Store) observe(err error) error {
 	if err == nil {
-		return
+		return nil
 	}
 	f := fault(err)
 	if f == nil {
-		return
+		return err
 	}
 	s.health.Set(f)
 	if f.Reason == reasonUnreachable || f.Reason == reasonRestarting {
 		s.pool.Reset()
 	}
+	var he *amem.HealthError
+	if errors.As(err, &he) {
+		return err
+	}
+	return f
 }
 
 // fault returns the verdict err implies, or nil if it implies none.

@@ -180,7 +180,7 @@ func (s *Store) transact(ctx context.Context, opts pgx.TxOptions, fn func(amem.T
 		return err
 	}
 	defer s.gate.Leave()
-	defer func() { s.observe(err) }()
+	defer func() { err = s.observe(err) }()
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -63,6 +63,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ auth.Principal
 	}
 	if err := s.mem.Health(r.Context()); err != nil {
 		s.log.Warn("readiness check", "err", err)
+		w.Header().Set("Retry-After", retryAfter)
 		var he *amem.HealthError
 		if errors.As(err, &he) {
 			problem(w, r, http.StatusServiceUnavailable, "%s", he.Reason)

@@ -46,9 +46,29 @@ func (s *Server) internal(w http.ResponseWriter, r *http.Request, err error) {
 	problem(w, r, http.StatusInternalServerError, "internal error; the server log has the cause")
 }
 
+// retryAfter is the Retry-After of an answer that the store can't take
+// the request now: a database restarting is usually back within seconds.
+const retryAfter = "1"
+
+// unavailable answers 503 for a store that cannot take the request now
+// (a database unreachable or restarting): the detail is the store's plain
+// reason, which names no host; the log has the cause.
+func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, he *amem.HealthError) {
+	s.log.Warn("store unavailable", "method", r.Method, "path", r.URL.Path, "err", he)
+	w.Header().Set("Retry-After", retryAfter)
+	problem(w, r, http.StatusServiceUnavailable, "the store is unavailable (%s); retry later", he.Reason)
+}
+
 // fail answers an error of the library: its sentinel decides the status.
+// A store that says it cannot take requests now (an *amem.HealthError:
+// its database unreachable, restarting, read-only or full) is a 503 with
+// Retry-After, never a 500: nothing is wrong with the request or the
+// server, and a retry may succeed.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
-	var mbe *http.MaxBytesError
+	var (
+		mbe *http.MaxBytesError
+		he  *amem.HealthError
+	)
 	switch {
 	case errors.As(err, &mbe):
 		problem(w, r, http.StatusRequestEntityTooLarge, "request body over %d bytes", mbe.Limit)
@@ -64,9 +84,25 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		problem(w, r, http.StatusGatewayTimeout, "the request took longer than %s", s.opts.Timeout)
 	case errors.Is(err, context.Canceled):
 		problem(w, r, 499, "the client closed the request")
+	case errors.As(err, &he):
+		s.unavailable(w, r, he)
+	case s.storeDown(r, &he):
+		// The error lost the store's verdict on the way (a batch's
+		// error keeps only its note's cause), but the store has it.
+		s.log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.unavailable(w, r, he)
 	default:
 		s.internal(w, r, err)
 	}
+}
+
+// storeDown reports whether the store says now that it cannot take
+// requests, and why. It asks Memory.Health, which a store answers from
+// its recent verdict: a transaction that just failed for want of the
+// database set it.
+func (s *Server) storeDown(r *http.Request, he **amem.HealthError) bool {
+	err := s.mem.Health(context.WithoutCancel(r.Context()))
+	return err != nil && errors.As(err, he)
 }
 
 func isAuthError(err error) bool {

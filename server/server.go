@@ -260,7 +260,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 			problem(w, r, http.StatusUnauthorized, unauthorized)
 			return ""
 		}
-		s.internal(w, r, err)
+		s.fail(w, r, err) // a store that can't be reached is a 503
 		return ""
 	}
 	if ns := r.PathValue("ns"); ns != "" {
