@@ -1,6 +1,7 @@
 package amem
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -32,5 +33,19 @@ func TestFuseWeighsRankings(t *testing.T) {
 	s := fuse(2, []float64{1, 4}, vec, lex)[1].Score
 	if want := 4.0 / 61; math.Abs(s-want) > 1e-12 {
 		t.Fatalf("score of l1 %v, want %v", s, want)
+	}
+}
+
+// A one-note batch's error loses its index, not what wraps it: a store's
+// health verdict around it stays findable.
+func TestUnwrapBatchKeepsHealth(t *testing.T) {
+	cause := errors.New("connection reset")
+	got := unwrapBatch(&HealthError{Reason: "database unreachable", Err: &batchError{index: 0, err: cause}})
+	var he *HealthError
+	if !errors.As(got, &he) || !errors.Is(got, cause) || got.Error() != "database unreachable: connection reset" {
+		t.Fatalf("unwrapBatch = %v (%T)", got, got)
+	}
+	if got := unwrapBatch(&batchError{index: 0, err: cause}); got != cause {
+		t.Fatalf("a bare batch error: %v", got)
 	}
 }

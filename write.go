@@ -139,6 +139,12 @@ func unwrapBatch(err error) error {
 		return be.err
 	}
 	if errors.As(err, &be) {
+		// A store's verdict on its health, wrapped around the batch's
+		// error, stays findable (a server answers it with 503).
+		var he *HealthError
+		if errors.As(err, &he) {
+			return &HealthError{Reason: he.Reason, Err: be.err}
+		}
 		return fmt.Errorf("add: %w", be.err)
 	}
 	return err
