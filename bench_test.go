@@ -7,28 +7,16 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/benchtext"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/sqlite"
 )
 
-var benchWords = strings.Fields(`garden piano hiking adoption painting support group
-concert coffee recipe mountain river camping guitar novel school career counsellor
-family dog cat beach sunrise museum pottery workshop marathon yoga travel paris
-festival volunteer charity birthday wedding interview project deadline conference`)
-
-func benchSentence(r *rand.Rand) string {
-	n := 8 + r.IntN(8)
-	w := make([]string, n)
-	for i := range w {
-		w[i] = benchWords[r.IntN(len(benchWords))]
-	}
-	return strings.Join(w, " ")
-}
+var benchSentence = benchtext.Sentence
 
 // BenchmarkAdd measures the write path with the lexical embedder and no
 // curator: validation, embedding, one durable transaction, index update.

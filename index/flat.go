@@ -136,7 +136,7 @@ func (f *Flat) Search(query []float32, k int, allow func(id string) bool) ([]Hit
 	if k <= 0 || n == 0 {
 		return nil, nil
 	}
-	q := normalised(query)
+	q := Normalised(query)
 	workers := 1
 	if n >= parallelMin {
 		workers = min(runtime.GOMAXPROCS(0), n/(parallelMin/2))
@@ -200,7 +200,9 @@ func dotGeneric(a, b []float32) float32 {
 	return s0 + s1 + s2 + s3
 }
 
-func normalised(v []float32) []float32 {
+// Normalised returns a copy of v scaled to unit length (zeros stay
+// zeros), as the indexes keep vectors and queries.
+func Normalised(v []float32) []float32 {
 	var norm float64
 	for _, x := range v {
 		norm += float64(x) * float64(x)

@@ -25,10 +25,10 @@ func bruteForce(vecs map[string][]float32, q []float32, k int) []string {
 		id string
 		s  float32
 	}
-	qn := normalised(q)
+	qn := Normalised(q)
 	var ps []pair
 	for id, v := range vecs {
-		ps = append(ps, pair{id, Dot(qn, normalised(v))})
+		ps = append(ps, pair{id, Dot(qn, Normalised(v))})
 	}
 	sort.Slice(ps, func(i, j int) bool {
 		if ps[i].s != ps[j].s {

@@ -31,20 +31,3 @@ func quantise(dst []int8, v []float32) float32 {
 func abs32(x float32) float32 {
 	return math.Float32frombits(math.Float32bits(x) &^ (1 << 31))
 }
-
-// normalised returns v scaled to unit length (zeros stay zeros).
-func normalised(v []float32) []float32 {
-	var norm float64
-	for _, x := range v {
-		norm += float64(x) * float64(x)
-	}
-	out := make([]float32, len(v))
-	if norm == 0 {
-		return out
-	}
-	s := float32(1 / math.Sqrt(norm))
-	for i, x := range v {
-		out[i] = x * s
-	}
-	return out
-}

@@ -282,7 +282,7 @@ func (x *Index) finish(s *scratch, query []float32, k int, rerank Rerank) ([]ind
 	if len(vecs) != len(ids) {
 		return nil, fmt.Errorf("hnsw: rerank returned %d vectors for %d ids", len(vecs), len(ids))
 	}
-	q := normalised(query)
+	q := index.Normalised(query)
 	for i, v := range vecs {
 		if v == nil {
 			continue
