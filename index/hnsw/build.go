@@ -132,25 +132,12 @@ func (x *Index) addLink(e, u uint32, lc int, locked bool) {
 // none), by the heuristic.
 func (x *Index) reselect(e uint32, l []uint32, extra uint32) {
 	n := int(l[0])
-	cs := make([]cand, 0, n+1)
-	for _, v := range l[1 : 1+n] {
-		cs = append(cs, cand{x.sim(e, v), v})
-	}
+	members := make([]uint32, n, n+1)
+	copy(members, l[1:1+n])
 	if extra != noNode {
-		cs = append(cs, cand{x.sim(e, extra), extra})
+		members = append(members, extra)
 	}
-	slices.SortFunc(cs, func(a, b cand) int {
-		switch {
-		case a.sim > b.sim:
-			return -1
-		case a.sim < b.sim:
-			return 1
-		}
-		return 0
-	})
-	var buf [2*maxM + 1]uint32
-	sel := x.selectNeighbours(cs, len(l)-1, buf[:0])
-	l[0] = uint32(copy(l[1:], sel))
+	x.fillFrom(e, l, members)
 }
 
 // relink moves node u, whose code has just changed, to where it now
