@@ -219,7 +219,9 @@ func loadAll(tx Tx, ns string, dim, notes int) (*index.Flat, *lexindex.Index, er
 		}
 	}()
 	b := make([]doc, 0, batch)
+	pace := newLoadPacer(notes, dim)
 	err := tx.Changes(ns, 0, func(c Change) error {
+		pace.row()
 		if c.Deleted {
 			return nil
 		}
