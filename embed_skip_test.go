@@ -229,3 +229,26 @@ func assertVectorOf(t *testing.T, mem *amem.Memory, emb *recordingEmbedder, embe
 		t.Fatalf("note %s: stored vector is not the one of its text %q", n.ID, embedText(stored))
 	}
 }
+
+// With EmbedTextContent construction leaves a note's embedding text as it
+// was, so an Add embeds the note once, before it is stored, and its
+// vector is the one the content got then.
+func TestContentTextEmbedsANoteOnce(t *testing.T) {
+	cur := &mock.Curator{
+		ConstructFunc: func(context.Context, amem.Note) (amem.Attributes, error) {
+			return amem.Attributes{Keywords: []string{"caroline"}, Tags: []string{"people"}, Context: "About Caroline."}, nil
+		},
+		ConnectFunc: func(_ context.Context, n amem.Note, _ []amem.Candidate) (amem.Decision, error) {
+			return amem.Decision{Note: &amem.Attributes{Context: "Refined."}}, nil
+		},
+	}
+	mem, emb := openRecording(t, cur, amem.EmbedTextContent)
+	n := mustAdd(t, mem, "ns", "Caroline went to a support group")
+	if texts := emb.take(); !slices.Equal(texts, []string{"Caroline went to a support group"}) {
+		t.Fatalf("embedded %q, want the content once", texts)
+	}
+	if n.Context != "Refined." || !slices.Contains(n.Keywords, "caroline") {
+		t.Fatalf("note not enriched: %+v", n)
+	}
+	assertVectorOf(t, mem, emb, amem.EmbedTextContent, n)
+}

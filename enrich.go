@@ -228,11 +228,13 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 		n.Context = c
 	}
 	constructed := m.opts.EmbedText(n)
-	vecs, err := m.embed(ctx, []string{constructed})
-	if err != nil {
-		return p, err
+	if !m.sameVector(base, n) {
+		vecs, err := m.embed(ctx, []string{constructed})
+		if err != nil {
+			return p, err
+		}
+		n.Embedding = vecs[0]
 	}
-	n.Embedding = vecs[0]
 
 	cands, err := m.candidates(ctx, n)
 	if err != nil {
@@ -305,7 +307,7 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	if refined {
 		texts = append(texts, m.opts.EmbedText(n))
 	}
-	vecs, err = m.embed(ctx, texts)
+	vecs, err := m.embed(ctx, texts)
 	if err != nil {
 		return p, err
 	}

@@ -94,6 +94,11 @@ type Config struct {
 	// fusion (amem.Options.LexicalWeight; default 1). The hybrid baseline
 	// is plain reciprocal rank fusion, weight 1, whatever this says.
 	LexicalWeight float64
+	// EmbedText is the text embedded for each note of the amem modes
+	// (amem.Options.EmbedText; default the paper's), EmbedTextName its
+	// name in the results.
+	EmbedText     func(amem.Note) string
+	EmbedTextName string
 	// WorkDir holds the stores (default: a temporary directory, removed
 	// after the run).
 	WorkDir string
@@ -233,7 +238,7 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 	if err != nil {
 		return nil, stats, err
 	}
-	opts := &amem.Options{Embedder: cfg.Embedder, Logger: discardLogger()}
+	opts := &amem.Options{Embedder: cfg.Embedder, EmbedText: cfg.EmbedText, Logger: discardLogger()}
 	switch kind {
 	case ingestAMem:
 		opts.Curator = cfg.Curator

@@ -35,6 +35,7 @@ type ResultConfig struct {
 	Curator       string    `json:"curator"`
 	Search        string    `json:"search"`
 	LexicalWeight float64   `json:"lexical_weight"`
+	EmbedText     string    `json:"embed_text,omitempty"`
 	Conversations []string  `json:"conversations"`
 	Questions     int       `json:"questions"`
 	Turns         int       `json:"turns"`
@@ -94,7 +95,7 @@ type SearchStats struct {
 func resultConfig(cfg Config, convs []locomo.Conversation) ResultConfig {
 	rc := ResultConfig{
 		Modes: cfg.Modes, K: cfg.K, Embedder: cfg.Embedder.Name(), Curator: cfg.CuratorName,
-		Search: string(cfg.Search), LexicalWeight: cfg.LexicalWeight, Categories: "official LoCoMo mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial",
+		Search: string(cfg.Search), LexicalWeight: cfg.LexicalWeight, EmbedText: cfg.EmbedTextName, Categories: "official LoCoMo mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial",
 		Date: cfg.Now().UTC().Truncate(time.Second), Answerer: cfg.AnswererName,
 	}
 	for _, c := range convs {

@@ -191,6 +191,9 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error)
 		return nil, nil, err
 	}
 	opts.Curator = cur
+	if opts.EmbedText == nil {
+		opts.EmbedText = EmbedText(cfg.CuratorName())
+	}
 	st, err := OpenStore(ctx, cfg.Path)
 	if err != nil {
 		return nil, nil, err

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,18 @@ func TestOpenDefaultStack(t *testing.T) {
 	}
 	if b.Enrichment.State != amem.EnrichDone || len(b.Links) == 0 || b.Links[0].Target != a.ID {
 		t.Fatalf("related notes not linked: %+v", b.Links)
+	}
+	// The offline default embeds a note's content alone (EmbedText).
+	got, err := mem.Get(ctx, "t", a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := mem.Embedder().Embed(ctx, []string{a.Content})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.Embedding, want[0]) {
+		t.Fatal("the enriched note's vector is not its content's")
 	}
 }
 

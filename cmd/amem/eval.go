@@ -20,7 +20,7 @@ func (a *app) evalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "run benchmarks",
 	}
-	var data, out, search, work, plotPath string
+	var data, out, search, work, plotPath, embedText string
 	var modes []string
 	var k int
 	var lexWeight float64
@@ -79,6 +79,12 @@ which it leaves there (use a scratch database).`,
 			if lexWeight == 0 {
 				lexWeight = local.LexicalWeight(mc.Embedder)
 			}
+			if embedText == "" {
+				embedText = local.EmbedTextName(mc.CuratorName())
+			}
+			if local.EmbedTexts[embedText] == nil {
+				return usagef("--embed-text %q: use content or paper", embedText)
+			}
 			convs, err := locomo.Load(data)
 			if err != nil {
 				return err
@@ -100,7 +106,7 @@ which it leaves there (use a scratch database).`,
 			}
 			cfg := eval.Config{
 				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, LexicalWeight: lexWeight,
-				WorkDir: work, Progress: a.stderr,
+				EmbedText: local.EmbedTexts[embedText], EmbedTextName: embedText, WorkDir: work, Progress: a.stderr,
 			}
 			// A PostgreSQL database runs the benchmark in it; a SQLite
 			// path (the default database included) is left alone, and the
@@ -161,6 +167,7 @@ which it leaves there (use a scratch database).`,
 	f.StringSliceVar(&modes, "mode", []string{"amem"}, "modes, comma-separated or repeated: bm25, vector, hybrid, amem, amem-no-evolution, amem-no-links")
 	f.IntVarP(&k, "k", "k", 10, "direct hits per search")
 	f.StringVar(&search, "search", "hybrid", "ranking of the amem modes: hybrid, vector or lexical")
+	f.StringVar(&embedText, "embed-text", "", "text embedded per note in the amem modes: content (the note's content) or paper (content, context, keywords and tags; Eq. 3) (default: the curator's, as amem uses: content for offline, paper for llm)")
 	f.Float64Var(&lexWeight, "lexical-weight", 0, "weight of the full-text ranking in the amem modes' hybrid fusion (default: the embedder's, as amem search uses; the hybrid baseline always uses 1)")
 	f.BoolVar(&noEvo, "no-evolution", false, "amem without memory evolution (same as --mode amem-no-evolution)")
 	f.BoolVar(&noLinks, "no-links", false, "amem without linked notes in retrieval (same as --mode amem-no-links)")

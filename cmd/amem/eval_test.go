@@ -44,8 +44,9 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 	}
 	var res struct {
 		Config struct {
-			Curator  string `json:"curator"`
-			Answerer string `json:"answerer"`
+			Curator   string `json:"curator"`
+			Answerer  string `json:"answerer"`
+			EmbedText string `json:"embed_text"`
 		} `json:"config"`
 		Questions []struct {
 			Prediction *string  `json:"prediction"`
@@ -55,7 +56,9 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatal(err)
 	}
-	if res.Config.Curator != "llm (openai:"+fakellm.Model+")" || res.Config.Answerer != "openai:"+fakellm.Model {
+	// An LLM curator's notes embed the paper's text (content, context,
+	// keywords, tags), as the library does with it.
+	if res.Config.Curator != "llm (openai:"+fakellm.Model+")" || res.Config.Answerer != "openai:"+fakellm.Model || res.Config.EmbedText != "paper" {
 		t.Fatalf("results config %+v", res.Config)
 	}
 	if len(res.Questions) != 3 {
@@ -80,5 +83,32 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 	}
 	if curated != 9 || answered != 3 {
 		t.Fatalf("%d curator calls and %d answers, want 9 and 3", curated, answered)
+	}
+}
+
+// The offline curator's eval embeds note content, as local.Open does; a
+// wrong --embed-text is a usage error naming the choices.
+func TestCLIEvalEmbedText(t *testing.T) {
+	data := filepath.Join("..", "..", "eval", "testdata", "tiny-locomo.json")
+	out := filepath.Join(t.TempDir(), "results.json")
+	mustCLI(t, "", "eval", "locomo", "--data", data, "--mode", "amem", "--k", "3", "--out", out)
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Config struct {
+			EmbedText string `json:"embed_text"`
+		} `json:"config"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Config.EmbedText != "content" {
+		t.Fatalf("offline eval embedded %q, want content", res.Config.EmbedText)
+	}
+	_, _, err = amemCLI(t, "", "eval", "locomo", "--data", data, "--embed-text", "everything")
+	if err == nil || !strings.Contains(err.Error(), "use content or paper") {
+		t.Fatalf("--embed-text everything: %v", err)
 	}
 }
