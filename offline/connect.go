@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -164,7 +165,7 @@ func (c *Curator) Connect(ctx context.Context, note amem.Note, candidates []amem
 			dec.Evolve = append(dec.Evolve, ev)
 		}
 	}
-	dec.Note = c.strengthen(note, linked)
+	dec.Note = c.strengthen(note, linked, protos)
 	c.log.Debug("offline connect", "namespace", note.Namespace, "id", note.ID,
 		"candidates", len(cs), "links", len(dec.Links), "evolve", len(dec.Evolve))
 	return dec, nil
@@ -301,10 +302,13 @@ func round3(x float64) float64 {
 	return float64(int64(x*1000+0.5)) / 1000
 }
 
-// needPrototypes reports whether evolution could add a tag, which is the
-// only part of Connect that needs the tag prototypes (and so, once per
-// Curator, the embedder).
+// needPrototypes reports whether evolution or strengthening could add a
+// tag, which is the only part of Connect that needs the tag prototypes
+// (and so, once per Curator, the embedder).
 func needPrototypes(note amem.Note, linked []*scored) bool {
+	if len(linked) >= 2 && len(note.Embedding) > 0 {
+		return true
+	}
 	if len(linked) == 0 || len(note.Tags) == 0 {
 		return false
 	}
@@ -314,6 +318,17 @@ func needPrototypes(note amem.Note, linked []*scored) bool {
 		}
 	}
 	return false
+}
+
+// confidentTags are the taxonomy tags the curator is confident of for
+// vec, best first, however many there are: the test Construct applies,
+// without its limit on how far below the best a second tag may be. None
+// without prototypes or for a vector of another model.
+func (c *Curator) confidentTags(protos [][]float32, vec []float32) []string {
+	if len(protos) == 0 || len(vec) != len(protos[0]) {
+		return nil
+	}
+	return chooseTags(rankTags(protos, vec), len(protos), c.opt.TagMinLift, math.Inf(1))
 }
 
 // evolve plans what a linked neighbour takes from the new note. It only
@@ -368,11 +383,12 @@ func (c *Curator) evolve(note amem.Note, kws []keyword, s *scored, protos [][]fl
 		did = append(did, "adds keywords "+quoteList(add))
 	}
 
-	if protos != nil && len(nb.Tags) < c.opt.MaxNoteTags && len(nb.Embedding) == len(protos[0]) {
-		// The neighbour takes a tag only if it is among the tags its own
-		// embedding ranks highest: an absolute cosine would let a
+	if len(nb.Tags) < c.opt.MaxNoteTags {
+		// The neighbour takes a tag only if the curator is as confident of
+		// it for the neighbour's own embedding as Construct must be: a link
+		// is no evidence of a topic, and a loose test would let a
 		// neighbour collect every tag of every note that links to it.
-		fits := chooseTags(rankTags(protos, nb.Embedding), c.opt.MaxTags, c.opt.TagMinSimilarity, 1)
+		fits := c.confidentTags(protos, nb.Embedding)
 		for _, t := range note.Tags {
 			if slices.ContainsFunc(nb.Tags, func(x string) bool { return strings.EqualFold(x, t) }) {
 				continue
@@ -442,17 +458,20 @@ func (c *Curator) relate(nb amem.Note, kws []keyword, when time.Time) (string, b
 
 // strengthen adds to the new note's tags a taxonomy tag that at least two
 // of its three strongest neighbours share and it lacks: the paper's
-// "strengthen" step, bounded to one tag and MaxNoteTags. Nil when nothing
-// changes.
-func (c *Curator) strengthen(note amem.Note, linked []*scored) *amem.Attributes {
+// "strengthen" step, bounded to one tag and MaxNoteTags. The note's own
+// embedding must be confident of the tag too, as for any curator tag;
+// the neighbours' agreement lifts the limit of MaxTags and TagMargin, not
+// the confidence. Nil when nothing changes.
+func (c *Curator) strengthen(note amem.Note, linked []*scored, protos [][]float32) *amem.Attributes {
 	if len(linked) < 2 || len(note.Tags) >= c.opt.MaxNoteTags {
 		return nil
 	}
+	fits := c.confidentTags(protos, note.Embedding)
 	counts := map[string]int{}
 	var order []string
 	for _, s := range linked[:min(len(linked), 3)] {
 		for i, t := range s.cand.Note.Tags {
-			if !inTaxonomy(t) || slices.Contains(note.Tags, t) || slices.Contains(s.cand.Note.Tags[:i], t) {
+			if !slices.Contains(fits, t) || slices.Contains(note.Tags, t) || slices.Contains(s.cand.Note.Tags[:i], t) {
 				continue
 			}
 			if counts[t] == 0 {

@@ -41,9 +41,12 @@ type Options struct {
 	// MaxTags caps the taxonomy tags Construct adds to the caller's own.
 	// Default 3.
 	MaxTags int
-	// TagMinSimilarity is the cosine to a tag's prototype that a second or
-	// third tag must reach; the best tag is always kept. Default 0.3.
-	TagMinSimilarity float64
+	// TagMinLift is the confidence a taxonomy tag needs: the note's cosine
+	// to the tag's prototype less its mean cosine to all the taxonomy's. A
+	// note with no tag this far above the rest gets none, and evolution
+	// moves a tag only to a note it is this confident of. Default 0.2,
+	// chosen on the tuning part of testdata/tags-*.jsonl (see doc.go).
+	TagMinLift float64
 	// TagMargin keeps a second or third tag only within this cosine of the
 	// best. Default 0.04.
 	TagMargin float64
@@ -116,7 +119,7 @@ func (o *Options) withDefaults() Options {
 	setFloat(&v.KeywordMinRatio, 0.5)
 	setFloat(&v.KeywordDiversity, 0.3)
 	setInt(&v.MaxTags, 3)
-	setFloat(&v.TagMinSimilarity, 0.3)
+	setFloat(&v.TagMinLift, 0.2)
 	setFloat(&v.TagMargin, 0.04)
 	setInt(&v.MaxLinks, 5)
 	setFloat(&v.LinkMinSimilarity, 0.35)
@@ -263,11 +266,14 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 	if len(protos) > 0 && len(protos[0]) == len(noteVec) {
 		ranked = rankTags(protos, noteVec)
 	}
-	attrs.Tags = mergeTags(note.Tags, chooseTags(ranked, c.opt.MaxTags, c.opt.TagMinSimilarity, c.opt.TagMargin))
+	chosen := chooseTags(ranked, c.opt.MaxTags, c.opt.TagMinLift, c.opt.TagMargin)
+	attrs.Tags = mergeTags(note.Tags, chosen)
 
+	// The context names a topic only when a tag was given: a guessed one
+	// would mislead full-text search as a wrong tag misleads a filter.
 	topTag := ""
-	if len(ranked) > 0 {
-		topTag = ranked[0].tag
+	if len(chosen) > 0 {
+		topTag = chosen[0]
 	}
 	attrs.Context = c.describe(r, picked, note.EventTime, topTag)
 	if c.log.Enabled(ctx, slog.LevelDebug) {

@@ -122,18 +122,32 @@ func TestConstructKeywords(t *testing.T) {
 
 func TestConstructTags(t *testing.T) {
 	c, _ := newTestCurator(t)
-	for _, content := range []string{
-		"I adopted a puppy and took it to the vet.",
-		"hmm",
-		"Caroline: The support group has made me feel accepted.",
+	for _, tc := range []struct {
+		content string
+		want    string // a tag it must get; "" for none at all
+	}{
+		{"I adopted a puppy and took it to the vet.", "pets"},
+		{"hmm", ""},
+		{"Caroline: The support group has made me feel accepted.", "-"},
 	} {
-		a := construct(t, c, amem.Note{Content: content})
-		if len(a.Tags) == 0 || len(a.Tags) > c.opt.MaxTags {
-			t.Errorf("%q: tags %q, want 1..%d", content, a.Tags, c.opt.MaxTags)
+		a := construct(t, c, amem.Note{Content: tc.content})
+		if len(a.Tags) > c.opt.MaxTags {
+			t.Errorf("%q: tags %q, want at most %d", tc.content, a.Tags, c.opt.MaxTags)
+		}
+		switch tc.want {
+		case "":
+			if len(a.Tags) > 0 {
+				t.Errorf("%q: tags %q, want none: nothing in it is a topic", tc.content, a.Tags)
+			}
+		case "-":
+		default:
+			if !slices.Contains(a.Tags, tc.want) {
+				t.Errorf("%q: tags %q, want %q", tc.content, a.Tags, tc.want)
+			}
 		}
 		for _, tag := range a.Tags {
 			if !inTaxonomy(tag) {
-				t.Errorf("%q: tag %q is not in the taxonomy", content, tag)
+				t.Errorf("%q: tag %q is not in the taxonomy", tc.content, tag)
 			}
 		}
 	}
@@ -511,19 +525,34 @@ func TestEvolveOnlyWhenChanged(t *testing.T) {
 
 func TestStrengthen(t *testing.T) {
 	c, _ := newTestCurator(t)
-	note := amem.Note{ID: "new", Content: "Caroline: pottery class", Keywords: []string{"pottery class"}, Tags: []string{"hobbies"}}
-	var cands []amem.Candidate
-	for i := range 3 {
-		cd := candidate(fmt.Sprint("c", i), "Melanie: pottery class again", 0.9, "pottery class")
-		cd.Note.Tags = []string{"art", "hobbies"}
-		cands = append(cands, cd)
-	}
-	d, err := c.Connect(context.Background(), note, cands)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Note == nil || !slices.Equal(d.Note.Tags, []string{"hobbies", "art"}) {
-		t.Errorf("strengthen: %+v, want tags [hobbies art]", d.Note)
+	art := strings.Join(taxonomy[slices.IndexFunc(taxonomy, func(x category) bool { return x.tag == "art" })].prototype, " ")
+	for _, tc := range []struct {
+		name string
+		vec  []float32
+		want []string // nil: no change
+	}{
+		{"confident of art", hashVec(art), []string{"hobbies", "art"}},
+		{"not confident of art", hashVec("zzz qqq xxx"), nil},
+		{"no embedding", nil, nil},
+	} {
+		note := amem.Note{ID: "new", Content: "Caroline: pottery class", Keywords: []string{"pottery class"},
+			Tags: []string{"hobbies"}, Embedding: tc.vec}
+		var cands []amem.Candidate
+		for i := range 3 {
+			cd := candidate(fmt.Sprint("c", i), "Melanie: pottery class again", 0.9, "pottery class")
+			cd.Note.Tags = []string{"art", "hobbies"}
+			cands = append(cands, cd)
+		}
+		d, err := c.Connect(context.Background(), note, cands)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case tc.want == nil && d.Note != nil:
+			t.Errorf("%s: strengthen %+v: the neighbours' agreement is not confidence", tc.name, d.Note)
+		case tc.want != nil && (d.Note == nil || !slices.Equal(d.Note.Tags, tc.want)):
+			t.Errorf("%s: strengthen %+v, want tags %q", tc.name, d.Note, tc.want)
+		}
 	}
 }
 

@@ -20,64 +20,80 @@ type category struct {
 // tags are single lower-case words so that they work as search filters.
 var taxonomy = []category{
 	{"family", []string{
-		"My family: my kids, my husband or wife, my parents, brothers and sisters.",
+		"My family: my kids, my parents, my brothers and sisters and other relatives.",
 		"Spending time with my children and relatives.",
 		"Being a mother or father and raising a family.",
+		"Her mother and father, his brother and sister, their son and daughter.",
+		"Having a baby, looking after the kids, visiting the grandparents.",
 	}},
 	{"work", []string{
 		"My job and career: my boss, coworkers, meetings and deadlines at the office.",
 		"Working on a project for my company and getting a promotion.",
 		"Looking for a new job and going to an interview.",
+		"Works as an engineer at a company; the manager and the team.",
+		"Running my own business and finding customers and investors.",
 	}},
 	{"health", []string{
 		"Health and medicine: seeing a doctor, being sick, an injury or recovery.",
 		"Mental health, therapy, stress and taking care of myself.",
 		"Going to the hospital for treatment and medication.",
+		"Allergies, symptoms, prescriptions and a medical condition.",
 	}},
 	{"hobbies", []string{
 		"Hobbies I enjoy in my free time, like crafts, collecting, board games or gardening.",
 		"Picking up a new hobby and practising it on weekends.",
+		"A pastime such as knitting, chess, model building or growing vegetables.",
 	}},
 	{"travel", []string{
 		"Travelling on vacation: flights, hotels, road trips and visiting another country.",
 		"Exploring a new city as a tourist and sightseeing.",
+		"Booking a flight, choosing a seat on the plane, passports and airports.",
 	}},
 	{"food", []string{
 		"Food and cooking: recipes, baking, meals and favourite dishes.",
 		"Eating at a restaurant and trying new food.",
+		"Diet preferences: vegetarian, dislikes an ingredient, favourite drink.",
 	}},
 	{"education", []string{
 		"School and studying: classes, university, courses, homework and exams.",
 		"Learning a new skill, getting a degree and going to college.",
+		"Taking lessons with a teacher and studying for a certificate.",
 	}},
 	{"relationships", []string{
 		"Friends and relationships: dating, my partner, friendship and social life.",
 		"Hanging out with friends and meeting new people.",
 		"A breakup, falling in love or getting married.",
+		"My husband or wife, my boyfriend or girlfriend, my best friend.",
 	}},
 	{"emotions", []string{
 		"Feelings and emotions: feeling happy, sad, anxious, grateful, lonely or proud.",
 		"Sharing how I feel and getting emotional support.",
+		"Feeling stressed, nervous, low or overwhelmed.",
 	}},
 	{"plans", []string{
 		"Plans and goals for the future: what I intend to do next.",
 		"Planning an upcoming trip or event and setting goals.",
+		"An appointment next week, a deadline, a reminder to do something.",
 	}},
 	{"events", []string{
 		"Events and celebrations: a party, a festival, a wedding or a birthday.",
 		"Attending a conference, a ceremony or a special occasion.",
+		"An anniversary, a graduation, a parade or a big gathering.",
 	}},
 	{"finance", []string{
 		"Money and finance: budget, savings, bills, salary and investments.",
 		"Buying something expensive, paying rent and spending money.",
+		"Bank account, loans, taxes, insurance and a pension.",
 	}},
 	{"technology", []string{
 		"Technology: computers, software, programming, phones, apps and the internet.",
 		"Building an app, fixing a bug and learning to code.",
+		"A laptop, a password, wifi, a website or social media.",
 	}},
 	{"art", []string{
 		"Art and creativity: painting, drawing, sculpture, pottery and photography.",
 		"Writing stories or poems and making creative projects.",
+		"Dancing, performing on stage and choreography.",
 	}},
 	{"music", []string{
 		"Music: playing an instrument like guitar, piano or violin, singing and songs.",
@@ -86,26 +102,30 @@ var taxonomy = []category{
 	{"sports", []string{
 		"Sports and fitness: running, football, basketball, swimming and working out at the gym.",
 		"Training for a marathon or playing in a team game.",
+		"Yoga, climbing, cycling, martial arts and exercise.",
 	}},
 	{"pets", []string{
-		"Pets and animals: my dog, my cat, feeding and walking them.",
+		"Pets: my dog or my cat, feeding them and walking the dog.",
 		"Adopting a puppy or a kitten and taking it to the vet.",
 	}},
 	{"community", []string{
 		"Identity and community: LGBTQ, transgender, activism, volunteering and support groups.",
 		"Helping others in the community, charity work and standing up for equality.",
+		"Volunteering at a shelter, donating to a cause and helping the neighbourhood.",
 	}},
 	{"media", []string{
 		"Books, movies and TV shows: reading a novel, watching a film or a series.",
 		"A favourite author, a podcast or a video game I enjoyed.",
 	}},
 	{"home", []string{
-		"Home and daily life: the house, moving to a new place, chores and the neighbourhood.",
+		"My home: the house, moving to a new place and household chores.",
 		"Decorating, renovating or cleaning my home.",
+		"My flat or apartment, the landlord, repairs and the laundry.",
 	}},
 	{"nature", []string{
 		"Nature and the outdoors: camping, hiking, the beach, mountains, forests and parks.",
 		"Enjoying the sunset, the lake and the fresh air outside.",
+		"Watching birds and wildlife, waterfalls and the ocean.",
 	}},
 }
 
@@ -143,33 +163,43 @@ func (p *prototypes) get(ctx context.Context, emb interface {
 	return out, nil
 }
 
-// scoredTag is a taxonomy tag and its cosine to a note.
+// scoredTag is a taxonomy tag, its cosine to a note, and its lift: that
+// cosine less the note's mean cosine over the whole taxonomy.
 type scoredTag struct {
-	tag string
-	sim float64
+	tag  string
+	sim  float64
+	lift float64
 }
 
 // rankTags scores every taxonomy tag against vec, best first; ties go to
 // the taxonomy's order.
 func rankTags(protos [][]float32, vec []float32) []scoredTag {
 	out := make([]scoredTag, len(protos))
+	mean := 0.0
 	for i, p := range protos {
-		out[i] = scoredTag{taxonomy[i].tag, cosine(p, vec)}
+		out[i] = scoredTag{tag: taxonomy[i].tag, sim: cosine(p, vec)}
+		mean += out[i].sim
+	}
+	mean /= float64(len(protos))
+	for i := range out {
+		out[i].lift = out[i].sim - mean
 	}
 	slices.SortStableFunc(out, func(a, b scoredTag) int { return cmp.Compare(b.sim, a.sim) })
 	return out
 }
 
-// chooseTags keeps the best tag always (a note has some topic) and the
-// next ones while they pass minSim and stay within margin of the best, so
-// a note gets several tags only when it really straddles categories.
-func chooseTags(ranked []scoredTag, maxTags int, minSim, margin float64) []string {
+// chooseTags gives the tags the curator is confident of: each must stand
+// minLift above the note's mean cosine to the taxonomy, and the second and
+// third must be within margin of the best, so a note gets several only
+// when it really straddles them. A note may get none. The lift, not a raw
+// cosine, is the test because some notes sit close to every prototype
+// (short or generic text) and others far from all; the mean says where a
+// note's "unrelated" lies. A wrong tag misleads a tag filter, which is
+// worse than no tag (issue 15).
+func chooseTags(ranked []scoredTag, maxTags int, minLift, margin float64) []string {
 	var out []string
-	for i, t := range ranked {
-		if len(out) >= maxTags {
-			break
-		}
-		if i > 0 && (t.sim < minSim || t.sim < ranked[0].sim-margin) {
+	for _, t := range ranked {
+		if len(out) >= maxTags || t.lift < minLift || t.sim < ranked[0].sim-margin {
 			break
 		}
 		out = append(out, t.tag)
