@@ -523,9 +523,43 @@ func TestEvolveOnlyWhenChanged(t *testing.T) {
 	}
 }
 
+// prototypeText is a taxonomy tag's prototype sentences in one text, which
+// the hash embedder places confidently in that tag.
+func prototypeText(tag string) string {
+	return strings.Join(taxonomy[slices.IndexFunc(taxonomy, func(x category) bool { return x.tag == tag })].prototype, " ")
+}
+
+// TestEvolveTagNeedsConfidence: a neighbour takes a tag from the note that
+// links to it only when the curator is confident of the tag for the
+// neighbour itself; the link alone is no evidence of a topic.
+func TestEvolveTagNeedsConfidence(t *testing.T) {
+	c, _ := newTestCurator(t)
+	note := amem.Note{ID: "new", Namespace: "chat", Content: "Caroline: pottery class",
+		Keywords: []string{"pottery class"}, Tags: []string{"art"}}
+	for _, tc := range []struct {
+		name string
+		vec  []float32
+		want bool
+	}{
+		{"confident", hashVec(prototypeText("art")), true},
+		{"not confident", hashVec("zzz qqq xxx"), false},
+	} {
+		cd := candidate("nb", "Melanie: my pottery class", 0.9, "pottery class")
+		cd.Note.Embedding = tc.vec
+		d, err := c.Connect(context.Background(), note, []amem.Candidate{cd})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := slices.ContainsFunc(d.Evolve, func(e amem.Evolution) bool { return slices.Contains(e.Tags, "art") })
+		if got != tc.want {
+			t.Errorf("%s: neighbour takes 'art': %v, want %v (%+v)", tc.name, got, tc.want, d.Evolve)
+		}
+	}
+}
+
 func TestStrengthen(t *testing.T) {
 	c, _ := newTestCurator(t)
-	art := strings.Join(taxonomy[slices.IndexFunc(taxonomy, func(x category) bool { return x.tag == "art" })].prototype, " ")
+	art := prototypeText("art")
 	for _, tc := range []struct {
 		name string
 		vec  []float32
