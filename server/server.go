@@ -1,7 +1,8 @@
 // Package server is amem's HTTP JSON API: every library operation under
 // /v1/namespaces/{ns}/..., behind API keys (package auth), with
 // problem+json errors, an OpenAPI document, health checks and Prometheus
-// metrics. An MCP handler can be mounted beside it at /mcp.
+// metrics. An MCP handler can be mounted beside it at /mcp, and the web UI
+// (package ui), a client of this API, is served at /ui/.
 //
 // Namespaces are the security boundary: a key reaches only its own, and a
 // request for another gets the same 403 whether that namespace exists or
@@ -24,6 +25,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/ui"
 )
 
 // Options configure a Server. Zero fields mean the defaults.
@@ -90,6 +92,8 @@ func New(mem *amem.Memory, opts Options) *Server {
 	if opts.MCP != nil {
 		s.mux.Handle("/mcp", s.endOnDrain(plainErrors(opts.MCP)))
 	}
+	s.mux.Handle("GET /ui/", ui.Handler("/ui"))
+	s.mux.Handle("GET /ui", http.RedirectHandler("/ui/", http.StatusMovedPermanently))
 	s.mux.HandleFunc("/", s.noRoute)
 	return s
 }

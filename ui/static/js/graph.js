@@ -1,0 +1,169 @@
+// The graph: notes as nodes, links as edges weighted by strength, laid
+// out by Cytoscape's built-in cose layout. Either a whole namespace
+// (paged through GET .../notes and .../links) or one note's
+// neighbourhood, expanded a step at a time.
+import cytoscape from '../vendor/cytoscape/cytoscape.esm.min.mjs';
+import { h, field, route, replace, say, snippet, tagsEl, timeEl } from './dom.js';
+import { nsPath } from './api.js';
+
+// MAX_NOTES bounds a whole-namespace graph; past it, start from a note.
+const MAX_NOTES = 5000;
+
+function hue(s) {
+  let x = 0;
+  for (const c of s) x = (x * 31 + c.codePointAt(0)) >>> 0;
+  return x % 360;
+}
+
+function nodeData(n) {
+  return { id: n.id, label: snippet(n.content, 40), note: n, tag: n.tags[0] || '', t: Date.parse(n.event_time) || 0 };
+}
+
+function colour(cy, by) {
+  const nodes = cy.nodes();
+  if (by === 'time') {
+    const ts = nodes.map((n) => n.data('t')).filter(Boolean);
+    const lo = ts.length ? Math.min(...ts) : 0, span = ts.length ? Math.max(...ts) - lo || 1 : 1;
+    // Old notes blue, new ones orange.
+    nodes.forEach((n) => n.data('color', `hsl(${220 - ((n.data('t') - lo) / span) * 190} 70% 50%)`));
+  } else {
+    nodes.forEach((n) => n.data('color', n.data('tag') ? `hsl(${hue(n.data('tag'))} 65% 50%)` : 'hsl(0 0% 55%)'));
+  }
+}
+
+function style() {
+  const dark = matchMedia('(prefers-color-scheme: dark)').matches;
+  const fg = dark ? '#e6edf3' : '#1b1f24';
+  return [
+    { selector: 'node', style: { 'background-color': 'data(color)', label: 'data(label)', color: fg, 'font-size': 9,
+      'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': 7, width: 14, height: 14, 'text-wrap': 'ellipsis', 'text-max-width': 120 } },
+    { selector: 'edge', style: { width: 'mapData(strength, 0, 1, 0.5, 5)', 'line-color': dark ? '#57606a' : '#afb8c1', 'curve-style': 'haystack', opacity: 0.8 } },
+    { selector: 'node:selected', style: { 'border-width': 3, 'border-color': dark ? '#ff9bce' : '#bf3989' } },
+    { selector: 'node.evolved', style: { shape: 'star', width: 22, height: 22, 'border-width': 2, 'border-color': '#e3b341' } },
+  ];
+}
+
+function layout(cy) {
+  // cose is quadratic per iteration: fewer iterations keep 2,000 notes
+  // laid out in seconds, and no animation keeps the browser responsive.
+  const n = cy.nodes().length;
+  cy.layout({ name: 'cose', animate: false, randomize: true, numIter: n > 500 ? 250 : 1000, nodeDimensionsIncludeLabels: false }).run();
+}
+
+export async function graphView({ api, ns, query, el, go }) {
+  const start = query.get('start') || '';
+  const by = query.get('color') || 'tag';
+  const form = h('form', { class: 'filters', 'aria-label': 'Graph' },
+    field('Start from note ID (empty: the whole namespace)', h('input', { id: 'g-start', name: 'start', value: start })),
+    field('Colour by', h('select', { id: 'g-color', name: 'color' },
+      [['tag', 'first tag'], ['time', 'event time']].map(([v, t]) => h('option', { value: v, selected: v === by }, t)))),
+    h('div', null, h('button', { class: 'primary', type: 'submit' }, 'Show')));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const d = new FormData(form);
+    const p = new URLSearchParams({ color: d.get('color') });
+    if (d.get('start').trim()) p.set('start', d.get('start').trim());
+    go(['graph'], p);
+  });
+  const container = h('div', { id: 'cy', role: 'img', 'aria-label': 'Graph of notes and links; the panel beside it describes the selected note' });
+  const panel = h('div', { class: 'panel', id: 'graph-panel' }, h('p', { class: 'muted' }, 'Select a note to see it here.'));
+  const count = h('p', { id: 'graph-count', 'aria-live': 'polite' });
+  el.append(h('h1', null, 'Graph of ', h('q', null, ns)), form, count, h('div', { class: 'graph' }, container, panel));
+
+  const cy = cytoscape({ container, style: style(), wheelSensitivity: 0.3, hideEdgesOnViewport: true, textureOnViewport: true, minZoom: 0.05, maxZoom: 4 });
+  // Tests and the console reach the instance through its container, not
+  // a global.
+  container.cy = cy;
+  const expanded = new Set();
+  const showCount = () => { count.textContent = `${cy.nodes().length} notes, ${cy.edges().length} links shown.`; };
+
+  const addNote = (n) => {
+    if (cy.getElementById(n.id).empty()) cy.add({ group: 'nodes', data: nodeData(n) });
+  };
+  const addLink = (l) => {
+    const id = l.source + '>' + l.target;
+    if (cy.getElementById(id).empty() && !cy.getElementById(l.source).empty() && !cy.getElementById(l.target).empty()) {
+      cy.add({ group: 'edges', data: { id, source: l.source, target: l.target, strength: l.strength, reason: l.reason || '' } });
+    }
+  };
+
+  const expand = async (id) => {
+    const { links } = await api.get(nsPath(ns, 'notes', id, 'links'));
+    cy.batch(() => {
+      for (const { link, note } of links) { addNote(note); addLink(link); }
+    });
+    expanded.add(id);
+    colour(cy, by);
+    layout(cy);
+    showCount();
+  };
+
+  // highlightEvolved marks the notes whose history says this note's
+  // enrichment evolved them (actor evolve, "evolved by new note ID").
+  const highlightEvolved = async (id) => {
+    const { links } = await api.get(nsPath(ns, 'notes', id, 'links'));
+    const histories = await Promise.all(links.map(({ note }) => api.get(nsPath(ns, 'notes', note.id, 'history')).then((r) => [note, r.versions])));
+    cy.nodes().removeClass('evolved');
+    let n = 0;
+    for (const [note, versions] of histories) {
+      if (versions.some((v) => v.actor === 'evolve' && (v.reason || '').startsWith('evolved by new note ' + id))) {
+        addNote(note);
+        cy.getElementById(note.id).addClass('evolved');
+        n++;
+      }
+    }
+    colour(cy, by);
+    say(n ? `${n} note(s) evolved by this one are drawn as stars.` : 'This note evolved no other note.');
+  };
+
+  const select = (node) => {
+    const n = node.data('note');
+    const exp = h('button', { type: 'button', id: 'g-expand' }, expanded.has(n.id) ? 'Expanded' : 'Expand neighbours');
+    exp.disabled = expanded.has(n.id);
+    exp.addEventListener('click', () => expand(n.id).then(() => select(cy.getElementById(n.id))).catch((e) => say(e.message, true)));
+    const evo = h('button', { type: 'button', id: 'g-evolved' }, 'Highlight notes it evolved');
+    evo.addEventListener('click', () => highlightEvolved(n.id).catch((e) => say(e.message, true)));
+    replace(panel,
+      h('h2', null, 'Selected note'),
+      h('p', { class: 'content', id: 'g-content' }, snippet(n.content, 400)),
+      h('p', null, timeEl(n.event_time)),
+      h('p', null, tagsEl(n.tags)),
+      h('p', null, `${node.degree()} link(s) shown`),
+      h('div', { class: 'actions' }, h('a', { href: route('note', n.id), id: 'g-open' }, 'Open note'), exp, evo));
+  };
+  cy.on('tap', 'node', (e) => select(e.target));
+  cy.on('dbltap', 'node', (e) => go(['note', e.target.id()]));
+
+  if (start) {
+    const n = await api.get(nsPath(ns, 'notes', start));
+    addNote(n);
+    await expand(start);
+    const node = cy.getElementById(start);
+    node.select();
+    select(node);
+    return;
+  }
+  let after = '', notes = 0;
+  do {
+    const p = new URLSearchParams({ limit: '1000' });
+    if (after) p.set('after', after);
+    const page = await api.get(nsPath(ns, 'notes'), p);
+    cy.batch(() => page.notes.forEach(addNote));
+    notes += page.notes.length;
+    after = page.next || '';
+  } while (after && notes < MAX_NOTES);
+  if (after) say(`Showing the first ${notes} notes; start from a note to see the rest.`);
+  let linksAfter = '';
+  do {
+    const p = new URLSearchParams({ limit: '1000' });
+    if (linksAfter) p.set('after', linksAfter);
+    const page = await api.get(nsPath(ns, 'links'), p);
+    cy.batch(() => page.links.forEach(addLink));
+    linksAfter = page.next || '';
+    // Links are paged by source in ID order, as notes are: past the last
+    // note shown, a page could only hold links to notes not shown.
+  } while (linksAfter && (!after || linksAfter < after));
+  colour(cy, by);
+  layout(cy);
+  showCount();
+}
