@@ -74,6 +74,9 @@ export async function graphView({ api, ns, query, el, go }) {
   // Tests and the console reach the instance through its container, not
   // a global.
   container.cy = cy;
+  // Cytoscape caches where its container is and updates that on window
+  // resize and scroll only; text changing above it moves it too.
+  new ResizeObserver(() => cy.resize()).observe(el);
   const expanded = new Set();
   const showCount = () => { count.textContent = `${cy.nodes().length} notes, ${cy.edges().length} links shown.`; };
 

@@ -1,0 +1,454 @@
+package ui_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/offline"
+	"github.com/amem-dev/amem/server"
+	"github.com/amem-dev/amem/sqlite"
+)
+
+// The browser tests drive the UI in headless Chromium against a real
+// server: a SQLite store, the lexical embedder (no model download), the
+// offline curator and background workers, as amem serve runs them.
+
+// Payloads an agent could store; the UI must show them as text.
+const (
+	imgXSS    = `<img src=x onerror="window.pwned=1">`
+	scriptXSS = `<script>window.pwned=1</script>`
+)
+
+type uiEnv struct {
+	url   string
+	mem   *amem.Memory
+	store *sqlite.Store
+}
+
+func newUIEnv(t *testing.T) *uiEnv {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emb := lexical.New(nil)
+	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), Async: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(server.New(mem, server.Options{Keys: st, Logger: slog.New(slog.DiscardHandler)}))
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = mem.RunWorkers(wctx, amem.WorkerOptions{PollInterval: 50 * time.Millisecond})
+	}()
+	t.Cleanup(func() {
+		srv.Close()
+		stop()
+		<-done
+		mem.Close()
+	})
+	return &uiEnv{url: srv.URL, mem: mem, store: st}
+}
+
+func (e *uiEnv) key(t *testing.T, nss ...string) string {
+	t.Helper()
+	k, token, err := auth.NewKey("ui test", len(nss) == 0, nss, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.store.CreateKey(context.Background(), k); err != nil {
+		t.Fatal(err)
+	}
+	return token
+}
+
+func (e *uiEnv) add(t *testing.T, ns, content string, meta map[string]string) amem.Note {
+	t.Helper()
+	n, err := e.mem.Add(context.Background(), amem.AddRequest{Namespace: ns, Content: content, Metadata: meta, Wait: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// chromiumPath finds the browser. A missing one fails the test: CI
+// installs Debian's chromium, and a skip would hide that the UI went
+// untested.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("AMEM_CHROMIUM"); p != "" {
+		return p
+	}
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+		return "/usr/bin/chromium"
+	}
+	t.Fatal("chromium not found: the browser tests need it (apt-get install chromium, or set AMEM_CHROMIUM)")
+	return ""
+}
+
+// page is one browser tab. It records uncaught exceptions and
+// Content-Security-Policy violations, which fail the test: the UI must
+// work under its own policy.
+type page struct {
+	t    *testing.T
+	ctx  context.Context
+	base string
+
+	mu       sync.Mutex
+	problems []string
+}
+
+func newPage(t *testing.T, base string) *page {
+	t.Helper()
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Flag("headless", true),
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(1280, 900),
+	)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc()
+	})
+	p := &page{t: t, ctx: ctx, base: base}
+	if err := chromedp.Listen(ctx, p.listen); err != nil {
+		t.Fatal(err)
+	}
+	// The first action starts the browser; it must run on a context
+	// without a deadline, which would end the browser with it.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting chromium: %v", err)
+	}
+	t.Cleanup(func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		for _, msg := range p.problems {
+			t.Errorf("browser: %s", msg)
+		}
+	})
+	return p
+}
+
+func (p *page) listen(ev any) {
+	var msg string
+	switch ev := ev.(type) {
+	case *runtime.EventExceptionThrown:
+		msg = "uncaught exception: " + ev.ExceptionDetails.Text
+		if ev.ExceptionDetails.Exception != nil {
+			msg += " " + ev.ExceptionDetails.Exception.Description
+		}
+	case *log.EventEntryAdded:
+		if ev.Entry.Source == log.EntrySourceSecurity || strings.Contains(ev.Entry.Text, "Content Security Policy") {
+			msg = "CSP: " + ev.Entry.Text
+		}
+	}
+	if msg != "" {
+		p.mu.Lock()
+		p.problems = append(p.problems, msg)
+		p.mu.Unlock()
+	}
+}
+
+func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		p.t.Fatalf("browser: %v\npage text: %.2000s", err, p.bodyText())
+	}
+}
+
+func eval[T any](p *page, expr string, opts ...chromedp.EvaluateOption) T {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](expr, opts...))
+	if err != nil {
+		p.t.Fatalf("evaluate %s: %v", expr, err)
+	}
+	return v
+}
+
+func (p *page) bodyText() string {
+	ctx, cancel := context.WithTimeout(p.ctx, 5*time.Second)
+	defer cancel()
+	s, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.innerText`))
+	return s
+}
+
+// waitFor polls a JavaScript condition until it is true.
+func (p *page) waitFor(what, cond string) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	defer cancel()
+	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](cond,
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second)))
+	if err != nil {
+		p.t.Fatalf("waiting for %s (%s): %v\npage text: %.2000s", what, cond, err, p.bodyText())
+	}
+}
+
+// goTo changes the UI's route in place, as following a link does.
+func (p *page) goTo(hash string) {
+	p.t.Helper()
+	eval[chromedp.Void](p, fmt.Sprintf(`location.hash = %s`, js(hash)))
+}
+
+// js quotes s as a JavaScript string.
+func js(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func (p *page) text(sel string) string {
+	p.t.Helper()
+	return eval[string](p, fmt.Sprintf(`document.querySelector(%s)?.textContent ?? ''`, js(sel)))
+}
+
+// noMarkup checks that nothing the notes hold became markup: no payload
+// ran, and no element of theirs exists.
+func (p *page) noMarkup(where string) {
+	p.t.Helper()
+	if pwned := eval[bool](p, `window.pwned !== undefined`); pwned {
+		p.t.Fatalf("%s: a payload ran (window.pwned is set)", where)
+	}
+	if n := eval[int](p, `document.querySelectorAll('main img, main script, main [onerror]').length`); n > 0 {
+		p.t.Fatalf("%s: %d elements came from note data", where, n)
+	}
+}
+
+func (p *page) signIn(key string) {
+	p.t.Helper()
+	p.do(chromedp.Navigate(p.base+"/ui/"),
+		chromedp.WaitVisible(chromedp.ID("key")),
+		chromedp.SendKeys(chromedp.ID("key"), key),
+		chromedp.Click(chromedp.CSS(`form button[type="submit"]`)))
+	p.waitFor("the notes list", `document.querySelector('#notes, #no-notes') !== null`)
+}
+
+func TestBrowser(t *testing.T) {
+	e := newUIEnv(t)
+	ctx := context.Background()
+	support := e.add(t, "a", "Caroline went to an LGBTQ support group on Sunday", nil)
+	adoption := e.add(t, "a", "Caroline is researching adoption agencies after the support group", nil)
+	e.add(t, "a", "Melanie painted a sunrise over the lake last year", nil)
+	evil := map[string]string{"source": scriptXSS, imgXSS: "key"}
+	xImg := e.add(t, "a", imgXSS, evil)
+	xScript := e.add(t, "a", scriptXSS, evil)
+	for _, n := range []amem.Note{xImg, xScript} {
+		tags := []string{scriptXSS, imgXSS}
+		if _, err := e.mem.Update(ctx, "a", n.ID, amem.UpdateRequest{Tags: &tags, Reason: imgXSS}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	secret := e.add(t, "b", "the secret plans of namespace b", nil)
+	adoption, err := e.mem.Get(ctx, "a", adoption.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(adoption.Links) == 0 {
+		t.Fatal("the offline curator linked nothing; the test needs a link to follow")
+	}
+	linked := adoption.Links[0].Other(adoption.ID)
+
+	p := newPage(t, e.url)
+	p.signIn(e.key(t, "a"))
+
+	t.Run("list", func(t *testing.T) {
+		p.t = t
+		if got := eval[[]string](p, `[...document.querySelectorAll('#ns-select option')].map(o => o.value)`); len(got) != 1 || got[0] != "a" {
+			t.Errorf("namespaces offered: %q, want [a]", got)
+		}
+		list := p.text("#notes")
+		for _, want := range []string{imgXSS, scriptXSS, "Melanie painted"} {
+			if !strings.Contains(list, want) {
+				t.Errorf("the list lacks %q as text: %.500s", want, list)
+			}
+		}
+		p.noMarkup("list")
+		// Filter by state and order: the oldest first is the first note.
+		p.goTo("#/notes?order=oldest&state=done")
+		p.waitFor("oldest first", `document.querySelector('#notes tbody tr')?.dataset.id === `+js(support.ID))
+		p.goTo("#/notes?tag=" + strings.ReplaceAll(scriptXSS, "=", "%3D"))
+		p.waitFor("the tag filter", `document.querySelectorAll('#notes tbody tr').length === 2`)
+		p.noMarkup("filtered list")
+	})
+
+	t.Run("search, open a note, follow a link", func(t *testing.T) {
+		p.t = t
+		p.do(chromedp.Click(chromedp.CSS(`#nav a[href="#/search"]`)),
+			chromedp.WaitVisible(chromedp.ID("s-q")),
+			chromedp.SendKeys(chromedp.ID("s-q"), "support group"),
+			chromedp.Click(chromedp.CSS(`form[role="search"] button[type="submit"]`)))
+		p.waitFor("direct hits", `document.querySelector('#direct tbody tr') !== null && document.querySelector('#linked, #linked-none') !== null`)
+		first := eval[string](p, `document.querySelector('#direct tbody tr').dataset.id`)
+		p.do(chromedp.Click(chromedp.CSS(`#direct tbody tr a`)))
+		want, err := e.mem.Get(ctx, "a", first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor("the note page", `document.querySelector('#note-content')?.textContent === `+js(want.Content))
+
+		p.goTo("#/note/" + adoption.ID)
+		p.waitFor("the linked note's row", `document.querySelector('#links a') !== null && document.querySelector('#note-content')?.textContent === `+js(adoption.Content))
+		p.do(chromedp.Click(chromedp.CSS(`#links a[href="#/note/` + linked + `"]`)))
+		other, err := e.mem.Get(ctx, "a", linked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor("the linked note", `document.querySelector('#note-content')?.textContent === `+js(other.Content))
+
+		p.goTo("#/search?q=" + "window+pwned&mode=lexical")
+		p.waitFor("payload hits", `document.querySelectorAll('#direct tbody tr').length >= 2`)
+		if got := p.text("#direct"); !strings.Contains(got, imgXSS) || !strings.Contains(got, scriptXSS) {
+			t.Errorf("search results lack the payloads as text: %.500s", got)
+		}
+		p.noMarkup("search")
+	})
+
+	t.Run("payloads on the note page and in the history", func(t *testing.T) {
+		p.t = t
+		for _, n := range []amem.Note{xImg, xScript} {
+			p.goTo("#/note/" + n.ID)
+			p.waitFor("the note page", `document.querySelector('#note-content')?.textContent === `+js(n.Content))
+			for sel, want := range map[string]string{"#note-tags": scriptXSS, "#note-meta": scriptXSS, "#history": imgXSS} {
+				if got := p.text(sel); !strings.Contains(got, want) {
+					t.Errorf("%s of %s lacks %q as text: %.300s", sel, n.ID, want, got)
+				}
+			}
+			if got := p.text("#history"); !strings.Contains(got, scriptXSS) {
+				t.Errorf("the history diff lacks the tag %q: %.500s", scriptXSS, got)
+			}
+			p.noMarkup("note page")
+		}
+	})
+
+	t.Run("restore a version", func(t *testing.T) {
+		p.t = t
+		p.goTo("#/note/" + xImg.ID)
+		p.waitFor("the history", `document.querySelector('button[data-version="1"]') !== null`)
+		p.do(chromedp.Click(chromedp.CSS(`button[data-version="1"]`)))
+		p.waitFor("the restore in the history", `document.querySelector('#history h3')?.textContent.includes('restore')`)
+		n, err := e.mem.Get(ctx, "a", xImg.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(n.Tags) != 0 {
+			t.Errorf("after restoring version 1 the tags are %q, want none", n.Tags)
+		}
+	})
+
+	t.Run("graph", func(t *testing.T) {
+		p.t = t
+		p.goTo("#/note/" + adoption.ID)
+		p.waitFor("the note page", `document.querySelector('#note-content')?.textContent === `+js(adoption.Content))
+		p.do(chromedp.Click(chromedp.ID("show-graph")))
+		p.waitFor("the neighbourhood", `document.querySelector('#graph-count')?.textContent.includes('notes') && document.querySelector('#g-content') !== null`)
+		before := eval[int](p, `document.getElementById('cy').cy.nodes().length`)
+		if before < 2 {
+			t.Fatalf("the neighbourhood of %s has %d notes", adoption.ID, before)
+		}
+		// Click the linked note on the canvas, then expand it.
+		xy := eval[[]float64](p, `(() => { const c = document.getElementById('cy'); const p = c.cy.getElementById(`+js(linked)+`).renderedPosition(); const r = c.getBoundingClientRect(); return [r.left + p.x, r.top + p.y]; })()`)
+		p.do(chromedp.MouseClickXY(xy[0], xy[1]))
+		other, err := e.mem.Get(ctx, "a", linked)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.waitFor("the clicked note in the panel", `document.querySelector('#g-content')?.textContent === `+js(other.Content))
+		p.do(chromedp.Click(chromedp.ID("g-expand")))
+		p.waitFor("the expansion", `document.getElementById('g-expand')?.textContent === 'Expanded'`)
+		p.do(chromedp.Click(chromedp.ID("g-open")))
+		p.waitFor("the note page", `document.querySelector('#note-content')?.textContent === `+js(other.Content))
+
+		p.goTo("#/graph")
+		p.waitFor("the whole namespace", `document.querySelector('#graph-count')?.textContent.startsWith('5 notes')`)
+		labels := eval[[]string](p, `document.getElementById('cy').cy.nodes().map(n => n.data('label'))`)
+		if !strings.Contains(strings.Join(labels, "\n"), `<script>window.pwned`) {
+			t.Errorf("graph labels %q lack the payload as text", labels)
+		}
+		p.noMarkup("graph")
+	})
+
+	t.Run("add and delete a note", func(t *testing.T) {
+		p.t = t
+		const content = "Melanie went kayaking on the lake with her kids"
+		p.do(chromedp.Click(chromedp.CSS(`#nav a[href="#/new"]`)),
+			chromedp.WaitVisible(chromedp.ID("w-content")),
+			chromedp.SendKeys(chromedp.ID("w-content"), content),
+			chromedp.SendKeys(chromedp.ID("w-tags"), "outdoors, family"),
+			chromedp.Click(chromedp.ID("w-wait")),
+			chromedp.Click(chromedp.CSS(`form button[type="submit"]`)))
+		p.waitFor("the new note", `document.querySelector('#note-content')?.textContent === `+js(content))
+		p.waitFor("its enrichment", `document.querySelector('#note-state')?.textContent.startsWith('done')`)
+		id := eval[string](p, `decodeURIComponent(location.hash.split('/')[2])`)
+		p.do(chromedp.Click(chromedp.ID("delete")),
+			chromedp.WaitVisible(chromedp.ID("confirm-ok")),
+			chromedp.Click(chromedp.ID("confirm-ok")))
+		p.waitFor("the list", `location.hash === '#/notes' && document.querySelector('#notes') !== null`)
+		if _, err := e.mem.Get(ctx, "a", id); !errors.Is(err, amem.ErrNotFound) {
+			t.Errorf("after delete, Get %s: %v, want not found", id, err)
+		}
+	})
+
+	t.Run("namespace b stays out of reach", func(t *testing.T) {
+		p.t = t
+		p.goTo("#/note/" + secret.ID)
+		// The UI asks in its own namespace only, where the ID is unknown.
+		p.waitFor("the refusal", `document.querySelector('main')?.textContent.includes('in namespace a: not found')`)
+		// A namespace slipped into the tab's storage is not taken either.
+		p.goTo("#/notes")
+		eval[chromedp.Void](p, `sessionStorage.setItem('amem.ns', 'b')`)
+		p.do(chromedp.Reload())
+		p.waitFor("the list of a", `document.querySelector('#notes') !== null && document.getElementById('ns-select').value === 'a'`)
+		if body := p.bodyText(); strings.Contains(body, "secret plans") {
+			t.Errorf("namespace b's note shows: %.500s", body)
+		}
+		p.goTo("#/graph")
+		p.waitFor("the graph of a", `document.querySelector('#graph-count')?.textContent.includes('notes')`)
+		if n := eval[int](p, `document.getElementById('cy').cy.getElementById(`+js(secret.ID)+`).length`); n != 0 {
+			t.Error("namespace b's note is in the graph")
+		}
+		// The key the UI holds is refused in b, should the page be made
+		// to ask.
+		status := eval[int](p, `fetch('/v1/namespaces/b/notes', {headers: {Authorization: 'Bearer ' + sessionStorage.getItem('amem.key')}}).then(r => r.status)`, chromedp.EvalAwaitPromise)
+		if status != 403 {
+			t.Errorf("the UI's key reading namespace b: %d, want 403", status)
+		}
+	})
+	p.t = t
+	p.noMarkup("the end")
+}
