@@ -1,6 +1,7 @@
 package ui_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -41,9 +43,29 @@ type uiEnv struct {
 	url   string
 	mem   *amem.Memory
 	store *sqlite.Store
+	log   syncBuffer // the server's log
 }
 
-func newUIEnv(t *testing.T) *uiEnv {
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// newUIEnv starts the server; curate says whether the offline curator
+// enriches notes (without one, a note keeps the tags it was given).
+func newUIEnv(t *testing.T, curate bool) *uiEnv {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
@@ -51,11 +73,17 @@ func newUIEnv(t *testing.T) *uiEnv {
 		t.Fatal(err)
 	}
 	emb := lexical.New(nil)
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), Async: true})
+	var cur amem.Curator
+	if curate {
+		cur = offline.New(emb, nil)
+	}
+	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: cur, Async: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(server.New(mem, server.Options{Keys: st, Logger: slog.New(slog.DiscardHandler)}))
+	e := &uiEnv{mem: mem, store: st}
+	srv := httptest.NewServer(server.New(mem, server.Options{Keys: st, Logger: slog.New(slog.NewTextHandler(&e.log, nil))}))
+	e.url = srv.URL
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -68,7 +96,7 @@ func newUIEnv(t *testing.T) *uiEnv {
 		<-done
 		mem.Close()
 	})
-	return &uiEnv{url: srv.URL, mem: mem, store: st}
+	return e
 }
 
 func (e *uiEnv) key(t *testing.T, nss ...string) string {
@@ -209,13 +237,18 @@ func (p *page) bodyText() string {
 	return s
 }
 
-// waitFor polls a JavaScript condition until it is true.
+// waitFor polls a JavaScript condition until it is true, for 20 s.
 func (p *page) waitFor(what, cond string) {
 	p.t.Helper()
-	ctx, cancel := context.WithTimeout(p.ctx, 30*time.Second)
+	p.waitLong(what, cond, 20*time.Second)
+}
+
+func (p *page) waitLong(what, cond string, d time.Duration) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(p.ctx, d+10*time.Second)
 	defer cancel()
 	_, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](cond,
-		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second)))
+		chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(d)))
 	if err != nil {
 		p.t.Fatalf("waiting for %s (%s): %v\npage text: %.2000s", what, cond, err, p.bodyText())
 	}
@@ -260,7 +293,7 @@ func (p *page) signIn(key string) {
 }
 
 func TestBrowser(t *testing.T) {
-	e := newUIEnv(t)
+	e := newUIEnv(t, true)
 	ctx := context.Background()
 	support := e.add(t, "a", "Caroline went to an LGBTQ support group on Sunday", nil)
 	adoption := e.add(t, "a", "Caroline is researching adoption agencies after the support group", nil)
@@ -285,7 +318,15 @@ func TestBrowser(t *testing.T) {
 	linked := adoption.Links[0].Other(adoption.ID)
 
 	p := newPage(t, e.url)
-	p.signIn(e.key(t, "a"))
+	keyA := e.key(t, "a")
+	p.signIn(keyA)
+	// The key travels in the Authorization header only: never in a URL,
+	// so never in the server's log.
+	t.Cleanup(func() {
+		if log := e.log.String(); strings.Contains(log, keyA) || !strings.Contains(log, "/v1/namespaces/a/notes") {
+			t.Errorf("the server's log holds the key, or no UI request:\n%.3000s", log)
+		}
+	})
 
 	t.Run("list", func(t *testing.T) {
 		p.t = t
@@ -381,6 +422,19 @@ func TestBrowser(t *testing.T) {
 		if before < 2 {
 			t.Fatalf("the neighbourhood of %s has %d notes", adoption.ID, before)
 		}
+		// The adoption note's enrichment evolved the support note (the
+		// offline curator added keywords to it): highlight it.
+		vs, err := e.mem.History(ctx, "a", support.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(vs, func(v amem.Version) bool {
+			return v.Actor == amem.ActorEvolve && strings.HasPrefix(v.Reason, "evolved by new note "+adoption.ID)
+		}) {
+			t.Fatalf("the test needs %s evolved by %s; its history: %+v", support.ID, adoption.ID, vs)
+		}
+		p.do(chromedp.Click(chromedp.ID("g-evolved")))
+		p.waitFor("the evolved note highlighted", `document.getElementById('cy').cy.getElementById(`+js(support.ID)+`).hasClass('evolved')`)
 		// Click the linked note on the canvas, then expand it.
 		xy := eval[[]float64](p, `(() => { const c = document.getElementById('cy'); const p = c.cy.getElementById(`+js(linked)+`).renderedPosition(); const r = c.getBoundingClientRect(); return [r.left + p.x, r.top + p.y]; })()`)
 		p.do(chromedp.MouseClickXY(xy[0], xy[1]))
@@ -415,6 +469,12 @@ func TestBrowser(t *testing.T) {
 		p.waitFor("the new note", `document.querySelector('#note-content')?.textContent === `+js(content))
 		p.waitFor("its enrichment", `document.querySelector('#note-state')?.textContent.startsWith('done')`)
 		id := eval[string](p, `decodeURIComponent(location.hash.split('/')[2])`)
+		p.do(chromedp.Click(chromedp.CSS(`a[href^="#/edit/"]`)),
+			chromedp.WaitVisible(chromedp.ID("w-reason")),
+			chromedp.SetValue(chromedp.ID("w-content"), content+" and a dog"),
+			chromedp.SendKeys(chromedp.ID("w-reason"), "the dog came too"),
+			chromedp.Click(chromedp.CSS(`form button[type="submit"]`)))
+		p.waitFor("the edit in the history", `document.querySelector('#history ins')?.textContent.includes('dog') && document.querySelector('#history')?.textContent.includes('the dog came too')`)
 		p.do(chromedp.Click(chromedp.ID("delete")),
 			chromedp.WaitVisible(chromedp.ID("confirm-ok")),
 			chromedp.Click(chromedp.ID("confirm-ok")))
@@ -422,6 +482,12 @@ func TestBrowser(t *testing.T) {
 		if _, err := e.mem.Get(ctx, "a", id); !errors.Is(err, amem.ErrNotFound) {
 			t.Errorf("after delete, Get %s: %v, want not found", id, err)
 		}
+	})
+
+	t.Run("stats", func(t *testing.T) {
+		p.t = t
+		p.do(chromedp.Click(chromedp.CSS(`#nav a[href="#/stats"]`)))
+		p.waitFor("the stats", `document.querySelector('#stats-summary')?.textContent.startsWith('5 notes') && document.querySelectorAll('svg.chart rect').length >= 3`)
 	})
 
 	t.Run("namespace b stays out of reach", func(t *testing.T) {
@@ -451,4 +517,77 @@ func TestBrowser(t *testing.T) {
 	})
 	p.t = t
 	p.noMarkup("the end")
+}
+
+// TestBrowserLargeGraph: the graph of a namespace of 2,000 notes and
+// 4,000 links loads, lays out and answers a click in reasonable time on
+// a small machine.
+func TestBrowserLargeGraph(t *testing.T) {
+	e := newUIEnv(t, false)
+	ctx := context.Background()
+	const notes = 2000
+	var ids []string
+	for start := 0; start < notes; start += 500 {
+		reqs := make([]amem.AddRequest, 500)
+		for i := range reqs {
+			reqs[i] = amem.AddRequest{Namespace: "big", Content: fmt.Sprintf("note %d about topic %d", start+i, (start+i)%37),
+				Tags: []string{fmt.Sprintf("topic%d", (start+i)%12)}}
+		}
+		added, err := e.mem.AddBatch(ctx, reqs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range added {
+			ids = append(ids, n.ID)
+		}
+	}
+	err := e.store.Update(ctx, func(tx amem.Tx) error {
+		for i := 1; i < notes; i++ {
+			for _, j := range []int{i - 1, (i * 7919) % i} {
+				if err := tx.PutLink("big", amem.Link{Source: ids[i], Target: ids[j], Strength: float64(i%10) / 10, CreatedAt: time.Now()}); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, e.url)
+	p.signIn(e.key(t, "big"))
+	start := time.Now()
+	p.goTo("#/graph")
+	p.waitLong("the graph", `document.querySelector('#graph-count')?.textContent.startsWith('2000 notes')`, 120*time.Second)
+	loaded := time.Since(start)
+	edges := eval[int](p, `document.getElementById('cy').cy.edges().length`)
+	t.Logf("2,000 notes and %d links drawn in %v", edges, loaded)
+	if edges < notes {
+		t.Errorf("%d links drawn, want at least %d", edges, notes)
+	}
+	// Generous bounds, for a loaded CI machine: they catch the graph
+	// falling back to cose at this size, which takes minutes (an idle
+	// laptop draws it in a few seconds).
+	if loaded > 60*time.Second {
+		t.Errorf("the graph took %v to draw", loaded)
+	}
+	// Click a note in view (the whole graph fits the view, some notes
+	// under the status text may not).
+	xy := eval[[]float64](p, `(() => {
+		const c = document.getElementById('cy'), r = c.getBoundingClientRect();
+		for (const n of c.cy.nodes()) {
+			const p = n.renderedPosition(), x = r.left + p.x, y = r.top + p.y;
+			if (x > r.left + 5 && x < r.right - 5 && y > r.top + 5 && y < Math.min(r.bottom, innerHeight) - 5) return [x, y];
+		}
+		return [];
+	})()`)
+	if len(xy) != 2 {
+		t.Fatal("no note is in view")
+	}
+	start = time.Now()
+	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
+	p.waitFor("the selection", `document.querySelector('#g-content') !== null`)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("a click took %v to answer", took)
+	}
 }

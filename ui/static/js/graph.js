@@ -1,5 +1,5 @@
 // The graph: notes as nodes, links as edges weighted by strength, laid
-// out by Cytoscape's built-in cose layout. Either a whole namespace
+// out by Cytoscape's built-in layouts (see layout). Either a whole namespace
 // (paged through GET .../notes and .../links) or one note's
 // neighbourhood, expanded a step at a time.
 import cytoscape from '../vendor/cytoscape/cytoscape.esm.min.mjs';
@@ -15,12 +15,19 @@ function hue(s) {
   return x % 360;
 }
 
+// nodeData is what Cytoscape keeps of a note; the note itself stays in
+// the view's map, out of Cytoscape's copies.
 function nodeData(n) {
-  return { id: n.id, label: snippet(n.content, 40), note: n, tag: n.tags[0] || '', t: Date.parse(n.event_time) || 0 };
+  return { id: n.id, label: snippet(n.content, 40), tag: n.tags[0] || '', t: Date.parse(n.event_time) || 0 };
 }
 
+// colour sets every node's colour in one batch: one style pass, not one
+// a node.
 function colour(cy, by) {
-  const nodes = cy.nodes();
+  cy.batch(() => paint(cy.nodes(), by));
+}
+
+function paint(nodes, by) {
   if (by === 'time') {
     const ts = nodes.map((n) => n.data('t')).filter(Boolean);
     const lo = ts.length ? Math.min(...ts) : 0, span = ts.length ? Math.max(...ts) - lo || 1 : 1;
@@ -31,37 +38,55 @@ function colour(cy, by) {
   }
 }
 
-function style() {
+// LABELS_MAX is the most notes drawn with labels: past it the labels are
+// clutter, and measuring them slows drawing; the selected note and its
+// neighbours keep theirs.
+const LABELS_MAX = 300;
+
+function style(big) {
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
   const fg = dark ? '#e6edf3' : '#1b1f24';
+  const label = { label: 'data(label)', color: fg, 'font-size': 9, 'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': 7 };
   return [
-    { selector: 'node', style: { 'background-color': 'data(color)', label: 'data(label)', color: fg, 'font-size': 9,
-      'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': 7, width: 14, height: 14, 'text-wrap': 'ellipsis', 'text-max-width': 120 } },
+    { selector: 'node', style: { 'background-color': 'data(color)', width: 14, height: 14, ...(big ? {} : label) } },
+    { selector: 'node:selected, node.near', style: label },
     { selector: 'edge', style: { width: 'mapData(strength, 0, 1, 0.5, 5)', 'line-color': dark ? '#57606a' : '#afb8c1', 'curve-style': 'haystack', opacity: 0.8 } },
     { selector: 'node:selected', style: { 'border-width': 3, 'border-color': dark ? '#ff9bce' : '#bf3989' } },
     { selector: 'node.evolved', style: { shape: 'star', width: 22, height: 22, 'border-width': 2, 'border-color': '#e3b341' } },
   ];
 }
 
-function layout(cy) {
-  // cose is quadratic per iteration: fewer iterations keep 2,000 notes
-  // laid out in seconds, and no animation keeps the browser responsive.
-  const n = cy.nodes().length;
-  cy.layout({ name: 'cose', animate: false, randomize: true, numIter: n > 500 ? 250 : 1000, nodeDimensionsIncludeLabels: false }).run();
+// COSE_MAX is the most notes the force-directed cose layout gets by
+// default: it is quadratic per iteration, about 3 s at 200 notes and over
+// a minute at 2,000, during which the page is frozen. Larger graphs get
+// concentric rings by degree (well connected notes in the middle), under
+// a second at 2,000.
+const COSE_MAX = 200;
+const LAYOUTS = ['auto', 'cose', 'concentric', 'breadthfirst', 'circle', 'grid'];
+
+function layout(cy, name) {
+  if (name === 'auto' || !LAYOUTS.includes(name)) name = cy.nodes().length <= COSE_MAX ? 'cose' : 'concentric';
+  const opts = { name, animate: false };
+  if (name === 'cose') Object.assign(opts, { randomize: true, numIter: 1000 });
+  if (name === 'concentric') Object.assign(opts, { concentric: (n) => n.degree(), minNodeSpacing: 4 });
+  cy.layout(opts).run();
 }
 
 export async function graphView({ api, ns, query, el, go }) {
   const start = query.get('start') || '';
   const by = query.get('color') || 'tag';
+  const lay = query.get('layout') || 'auto';
   const form = h('form', { class: 'filters', 'aria-label': 'Graph' },
     field('Start from note ID (empty: the whole namespace)', h('input', { id: 'g-start', name: 'start', value: start })),
     field('Colour by', h('select', { id: 'g-color', name: 'color' },
       [['tag', 'first tag'], ['time', 'event time']].map(([v, t]) => h('option', { value: v, selected: v === by }, t)))),
+    field('Layout', h('select', { id: 'g-layout', name: 'layout' },
+      LAYOUTS.map((v) => h('option', { value: v, selected: v === lay }, v === 'auto' ? `auto (cose up to ${COSE_MAX} notes)` : v)))),
     h('div', null, h('button', { class: 'primary', type: 'submit' }, 'Show')));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const d = new FormData(form);
-    const p = new URLSearchParams({ color: d.get('color') });
+    const p = new URLSearchParams({ color: d.get('color'), layout: d.get('layout') });
     if (d.get('start').trim()) p.set('start', d.get('start').trim());
     go(['graph'], p);
   });
@@ -70,7 +95,24 @@ export async function graphView({ api, ns, query, el, go }) {
   const count = h('p', { id: 'graph-count', 'aria-live': 'polite' });
   el.append(h('h1', null, 'Graph of ', h('q', null, ns)), form, count, h('div', { class: 'graph' }, container, panel));
 
-  const cy = cytoscape({ container, style: style(), wheelSensitivity: 0.3, hideEdgesOnViewport: true, textureOnViewport: true, minZoom: 0.05, maxZoom: 4 });
+  // Everything is fetched before Cytoscape draws: drawn between
+  // fetches, 2,000 nodes not yet laid out cost seconds a frame.
+  const initial = start ? await neighbourhood(api, ns, start) : await wholeNamespace(api, ns);
+  const notes = new Map(); // ID: note
+  const seen = new Set();
+  const elements = [];
+  for (const n of initial.notes) {
+    if (!seen.has(n.id)) elements.push({ group: 'nodes', data: nodeData(n) });
+    seen.add(n.id);
+    notes.set(n.id, n);
+  }
+  for (const l of initial.links) {
+    const id = edgeID(l);
+    if (!seen.has(id) && seen.has(l.source) && seen.has(l.target)) elements.push({ group: 'edges', data: edgeData(l) });
+    seen.add(id);
+  }
+  const cy = cytoscape({ container, elements, style: style(initial.notes.length > LABELS_MAX), wheelSensitivity: 0.3, hideEdgesOnViewport: true,
+    textureOnViewport: true, minZoom: 0.005, maxZoom: 4, pixelRatio: 1, layout: { name: 'preset' } });
   // Tests and the console reach the instance through its container, not
   // a global.
   container.cy = cy;
@@ -82,11 +124,11 @@ export async function graphView({ api, ns, query, el, go }) {
 
   const addNote = (n) => {
     if (cy.getElementById(n.id).empty()) cy.add({ group: 'nodes', data: nodeData(n) });
+    notes.set(n.id, n);
   };
   const addLink = (l) => {
-    const id = l.source + '>' + l.target;
-    if (cy.getElementById(id).empty() && !cy.getElementById(l.source).empty() && !cy.getElementById(l.target).empty()) {
-      cy.add({ group: 'edges', data: { id, source: l.source, target: l.target, strength: l.strength, reason: l.reason || '' } });
+    if (cy.getElementById(edgeID(l)).empty() && !cy.getElementById(l.source).empty() && !cy.getElementById(l.target).empty()) {
+      cy.add({ group: 'edges', data: edgeData(l) });
     }
   };
 
@@ -97,7 +139,7 @@ export async function graphView({ api, ns, query, el, go }) {
     });
     expanded.add(id);
     colour(cy, by);
-    layout(cy);
+    layout(cy, lay);
     showCount();
   };
 
@@ -120,7 +162,11 @@ export async function graphView({ api, ns, query, el, go }) {
   };
 
   const select = (node) => {
-    const n = node.data('note');
+    const n = notes.get(node.id());
+    cy.batch(() => {
+      cy.nodes('.near').removeClass('near');
+      node.neighborhood('node').addClass('near');
+    });
     const exp = h('button', { type: 'button', id: 'g-expand' }, expanded.has(n.id) ? 'Expanded' : 'Expand neighbours');
     exp.disabled = expanded.has(n.id);
     exp.addEventListener('click', () => expand(n.id).then(() => select(cy.getElementById(n.id))).catch((e) => say(e.message, true)));
@@ -137,36 +183,53 @@ export async function graphView({ api, ns, query, el, go }) {
   cy.on('tap', 'node', (e) => select(e.target));
   cy.on('dbltap', 'node', (e) => go(['note', e.target.id()]));
 
+  colour(cy, by);
+  layout(cy, lay);
+  showCount();
+  if (initial.capped) say(`Showing the first ${initial.notes.length} notes; start from a note to see the rest.`);
   if (start) {
-    const n = await api.get(nsPath(ns, 'notes', start));
-    addNote(n);
-    await expand(start);
+    expanded.add(start);
     const node = cy.getElementById(start);
     node.select();
     select(node);
-    return;
   }
-  let after = '', notes = 0;
+}
+
+function edgeID(l) {
+  return l.source + '>' + l.target;
+}
+
+function edgeData(l) {
+  return { id: edgeID(l), source: l.source, target: l.target, strength: l.strength, reason: l.reason || '' };
+}
+
+// neighbourhood is a note and the notes linked to it.
+async function neighbourhood(api, ns, id) {
+  const [n, { links }] = await Promise.all([api.get(nsPath(ns, 'notes', id)), api.get(nsPath(ns, 'notes', id, 'links'))]);
+  return { notes: [n, ...links.map((l) => l.note)], links: links.map((l) => l.link) };
+}
+
+// wholeNamespace pages through the namespace's notes, up to MAX_NOTES,
+// and their links.
+async function wholeNamespace(api, ns) {
+  const notes = [], links = [];
+  let after = '';
   do {
     const p = new URLSearchParams({ limit: '1000' });
     if (after) p.set('after', after);
     const page = await api.get(nsPath(ns, 'notes'), p);
-    cy.batch(() => page.notes.forEach(addNote));
-    notes += page.notes.length;
+    notes.push(...page.notes);
     after = page.next || '';
-  } while (after && notes < MAX_NOTES);
-  if (after) say(`Showing the first ${notes} notes; start from a note to see the rest.`);
+  } while (after && notes.length < MAX_NOTES);
   let linksAfter = '';
   do {
     const p = new URLSearchParams({ limit: '1000' });
     if (linksAfter) p.set('after', linksAfter);
     const page = await api.get(nsPath(ns, 'links'), p);
-    cy.batch(() => page.links.forEach(addLink));
+    links.push(...page.links);
     linksAfter = page.next || '';
     // Links are paged by source in ID order, as notes are: past the last
     // note shown, a page could only hold links to notes not shown.
   } while (linksAfter && (!after || linksAfter < after));
-  colour(cy, by);
-  layout(cy);
-  showCount();
+  return { notes, links, capped: Boolean(after) };
 }
