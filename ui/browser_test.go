@@ -455,6 +455,10 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("graph labels %q lack the payload as text", labels)
 		}
 		p.noMarkup("graph")
+		// Without a mouse: the list beside the canvas selects a note.
+		p.do(chromedp.Focus(chromedp.ID("g-pick")))
+		eval[chromedp.Void](p, `(() => { const s = document.getElementById('g-pick'); s.value = `+js(support.ID)+`; s.dispatchEvent(new Event('change')); })()`)
+		p.waitFor("the picked note", `document.querySelector('#g-content')?.textContent === `+js(support.Content))
 	})
 
 	t.Run("add and delete a note", func(t *testing.T) {
@@ -474,7 +478,10 @@ func TestBrowser(t *testing.T) {
 			chromedp.SetValue(chromedp.ID("w-content"), content+" and a dog"),
 			chromedp.SendKeys(chromedp.ID("w-reason"), "the dog came too"),
 			chromedp.Click(chromedp.CSS(`form button[type="submit"]`)))
-		p.waitFor("the edit in the history", `document.querySelector('#history ins')?.textContent.includes('dog') && document.querySelector('#history')?.textContent.includes('the dog came too')`)
+		// The new content is enriched again at once: the edit need not be
+		// the newest version.
+		p.waitFor("the edit in the history", `[...document.querySelectorAll('#history section')].some(s =>
+			s.textContent.includes('the dog came too') && [...s.querySelectorAll('ins')].some(i => i.textContent.includes('dog')))`)
 		p.do(chromedp.Click(chromedp.ID("delete")),
 			chromedp.WaitVisible(chromedp.ID("confirm-ok")),
 			chromedp.Click(chromedp.ID("confirm-ok")))
@@ -565,10 +572,11 @@ func TestBrowserLargeGraph(t *testing.T) {
 	if edges < notes {
 		t.Errorf("%d links drawn, want at least %d", edges, notes)
 	}
-	// Generous bounds, for a loaded CI machine: they catch the graph
-	// falling back to cose at this size, which takes minutes (an idle
-	// laptop draws it in a few seconds).
-	if loaded > 60*time.Second {
+	// Generous bounds, for a loaded CI machine (a 2-core one at load 15
+	// took 45 s and 12 s a click under -race): they catch the graph falling
+	// back to cose at this size, which takes minutes with the page frozen.
+	// An idle machine draws it in a few seconds.
+	if loaded > 90*time.Second {
 		t.Errorf("the graph took %v to draw", loaded)
 	}
 	// Click a note in view (the whole graph fits the view, some notes
@@ -586,8 +594,8 @@ func TestBrowserLargeGraph(t *testing.T) {
 	}
 	start = time.Now()
 	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
-	p.waitFor("the selection", `document.querySelector('#g-content') !== null`)
-	if took := time.Since(start); took > 10*time.Second {
+	p.waitLong("the selection", `document.querySelector('#g-content') !== null`, 40*time.Second)
+	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("a click took %v to answer", took)
 	}
 }

@@ -32,7 +32,8 @@ function go(parts, query) {
   else location.hash = hash;
 }
 
-async function render() {
+async function render(ev) {
+  const moved = ev instanceof HashChangeEvent;
   // Another anchor (the skip link) is not a route.
   if (location.hash && !location.hash.startsWith('#/')) return;
   const main = document.getElementById('main');
@@ -56,6 +57,9 @@ async function render() {
   }
   try {
     await views[name]({ api: session.api, ns: session.ns, parts, query, el, go });
+    // A screen reader hears the new page from its start, as after a
+    // page load; the first render leaves focus where the browser put it.
+    if (moved && el.isConnected && !main.contains(document.activeElement)) main.focus({ preventScroll: true });
   } catch (e) {
     if (e.status === 401) {
       signOut('The key was refused; sign in again.');

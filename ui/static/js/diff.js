@@ -57,7 +57,7 @@ export function changeEl(c) {
   if (Array.isArray(before) || Array.isArray(after)) {
     const b = new Set(before || []), a = new Set(after || []);
     const gone = [...b].filter((t) => !a.has(t)), added = [...a].filter((t) => !b.has(t));
-    body = [gone.map((t) => [h('del', null, t), ' ']), added.map((t) => [h('ins', null, t), ' '])];
+    body = [gone.map((t) => h('del', { class: 'tag' }, t)), added.map((t) => h('ins', { class: 'tag' }, t))];
     if (!gone.length && !added.length) body = 'reordered: ' + asText(after);
   } else {
     body = pieces(wordDiff(asText(before), asText(after)));

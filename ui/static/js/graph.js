@@ -32,9 +32,9 @@ function paint(nodes, by) {
     const ts = nodes.map((n) => n.data('t')).filter(Boolean);
     const lo = ts.length ? Math.min(...ts) : 0, span = ts.length ? Math.max(...ts) - lo || 1 : 1;
     // Old notes blue, new ones orange.
-    nodes.forEach((n) => n.data('color', `hsl(${220 - ((n.data('t') - lo) / span) * 190} 70% 50%)`));
+    nodes.forEach((n) => n.data('color', `hsl(${Math.round(220 - ((n.data('t') - lo) / span) * 190)}, 70%, 50%)`));
   } else {
-    nodes.forEach((n) => n.data('color', n.data('tag') ? `hsl(${hue(n.data('tag'))} 65% 50%)` : 'hsl(0 0% 55%)'));
+    nodes.forEach((n) => n.data('color', n.data('tag') ? `hsl(${hue(n.data('tag'))}, 65%, 50%)` : 'hsl(0, 0%, 55%)'));
   }
 }
 
@@ -46,7 +46,8 @@ const LABELS_MAX = 300;
 function style(big) {
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
   const fg = dark ? '#e6edf3' : '#1b1f24';
-  const label = { label: 'data(label)', color: fg, 'font-size': 9, 'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': 7 };
+  const label = { label: 'data(label)', color: fg, 'font-size': 9, 'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': 7,
+    'text-wrap': 'wrap', 'text-max-width': 110 };
   return [
     { selector: 'node', style: { 'background-color': 'data(color)', width: 14, height: 14, ...(big ? {} : label) } },
     { selector: 'node:selected, node.near', style: label },
@@ -67,9 +68,14 @@ const LAYOUTS = ['auto', 'cose', 'concentric', 'breadthfirst', 'circle', 'grid']
 function layout(cy, name) {
   if (name === 'auto' || !LAYOUTS.includes(name)) name = cy.nodes().length <= COSE_MAX ? 'cose' : 'concentric';
   const opts = { name, animate: false };
-  if (name === 'cose') Object.assign(opts, { randomize: true, numIter: 1000 });
+  if (name === 'cose') Object.assign(opts, { randomize: true, numIter: 1000, nodeDimensionsIncludeLabels: true });
   if (name === 'concentric') Object.assign(opts, { concentric: (n) => n.degree(), minNodeSpacing: 4 });
   cy.layout(opts).run();
+  // A few notes fitted to the view would be drawn huge.
+  if (cy.zoom() > 1.5) {
+    cy.zoom(1.5);
+    cy.center();
+  }
 }
 
 export async function graphView({ api, ns, query, el, go }) {
@@ -92,8 +98,12 @@ export async function graphView({ api, ns, query, el, go }) {
   });
   const container = h('div', { id: 'cy', role: 'img', 'aria-label': 'Graph of notes and links; the panel beside it describes the selected note' });
   const panel = h('div', { class: 'panel', id: 'graph-panel' }, h('p', { class: 'muted' }, 'Select a note to see it here.'));
+  // The canvas takes no keyboard focus: this list reaches every note in it.
+  const pick = h('select', { id: 'g-pick' });
+  const pickField = h('div', { class: 'panel' }, field('Select a note in the graph', pick));
   const count = h('p', { id: 'graph-count', 'aria-live': 'polite' });
-  el.append(h('h1', null, 'Graph of ', h('q', null, ns)), form, count, h('div', { class: 'graph' }, container, panel));
+  el.append(h('h1', null, 'Graph of ', h('q', null, ns)), form, count,
+    h('div', { class: 'graph' }, container, h('div', null, pickField, panel)));
 
   // Everything is fetched before Cytoscape draws: drawn between
   // fetches, 2,000 nodes not yet laid out cost seconds a frame.
@@ -120,7 +130,11 @@ export async function graphView({ api, ns, query, el, go }) {
   // resize and scroll only; text changing above it moves it too.
   new ResizeObserver(() => cy.resize()).observe(el);
   const expanded = new Set();
-  const showCount = () => { count.textContent = `${cy.nodes().length} notes, ${cy.edges().length} links shown.`; };
+  const showCount = () => {
+    count.textContent = `${cy.nodes().length} notes, ${cy.edges().length} links shown.`;
+    replace(pick, h('option', { value: '' }, '—'),
+      cy.nodes().map((n) => h('option', { value: n.id(), selected: n.selected() }, n.data('label'))));
+  };
 
   const addNote = (n) => {
     if (cy.getElementById(n.id).empty()) cy.add({ group: 'nodes', data: nodeData(n) });
@@ -181,6 +195,14 @@ export async function graphView({ api, ns, query, el, go }) {
       h('div', { class: 'actions' }, h('a', { href: route('note', n.id), id: 'g-open' }, 'Open note'), exp, evo));
   };
   cy.on('tap', 'node', (e) => select(e.target));
+  pick.addEventListener('change', () => {
+    const node = cy.getElementById(pick.value);
+    if (node.empty()) return;
+    cy.$(':selected').unselect();
+    node.select();
+    cy.animate({ center: { eles: node } }, { duration: 200 });
+    select(node);
+  });
   cy.on('dbltap', 'node', (e) => go(['note', e.target.id()]));
 
   colour(cy, by);
