@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -17,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
@@ -522,8 +524,55 @@ func TestBrowser(t *testing.T) {
 			t.Errorf("the UI's key reading namespace b: %d, want 403", status)
 		}
 	})
+	t.Run("light and dark, with contrast", func(t *testing.T) {
+		p.t = t
+		for _, scheme := range []string{"light", "dark"} {
+			_, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			colours := eval[map[string]string](p, `(() => {
+				const s = getComputedStyle(document.documentElement), out = {};
+				for (const v of ['bg', 'fg', 'muted', 'panel', 'accent', 'danger', 'ok', 'warn']) out[v] = s.getPropertyValue('--' + v).trim();
+				return out;
+			})()`)
+			// Text on the page and panel backgrounds, and the primary
+			// button's text on the accent, need WCAG AA's 4.5:1.
+			for _, pair := range [][2]string{{"fg", "bg"}, {"muted", "bg"}, {"accent", "bg"}, {"danger", "bg"}, {"ok", "bg"},
+				{"warn", "bg"}, {"fg", "panel"}, {"muted", "panel"}, {"accent", "panel"}, {"bg", "accent"}} {
+				if r := contrast(t, colours[pair[0]], colours[pair[1]]); r < 4.5 {
+					t.Errorf("%s: %s on %s has contrast %.2f, want 4.5 or more", scheme, pair[0], pair[1], r)
+				}
+			}
+			if scheme == "dark" && colours["bg"] == "#ffffff" {
+				t.Error("the dark scheme has a white background")
+			}
+		}
+	})
 	p.t = t
 	p.noMarkup("the end")
+}
+
+// contrast is the WCAG contrast ratio of two #rrggbb colours.
+func contrast(t *testing.T, a, b string) float64 {
+	t.Helper()
+	lum := func(hex string) float64 {
+		var r, g, b uint8
+		if _, err := fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b); err != nil {
+			t.Fatalf("colour %q: %v", hex, err)
+		}
+		lin := func(c uint8) float64 {
+			v := float64(c) / 255
+			if v <= 0.03928 {
+				return v / 12.92
+			}
+			return math.Pow((v+0.055)/1.055, 2.4)
+		}
+		return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
 
 // TestBrowserLargeGraph: the graph of a namespace of 2,000 notes and
