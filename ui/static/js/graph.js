@@ -102,7 +102,11 @@ export async function graphView({ api, ns, query, el, go }) {
   const pick = h('select', { id: 'g-pick' });
   const pickField = h('div', { class: 'panel' }, field('Select a note in the graph', pick));
   const count = h('p', { id: 'graph-count', 'aria-live': 'polite' });
-  el.append(h('h1', null, 'Graph of ', h('q', null, ns)), form, count,
+  const legend = h('p', { class: 'muted' }, by === 'time'
+    ? 'Colour: event time, blue oldest to orange newest. '
+    : 'Colour: the note’s first tag (grey: none). ',
+  'Thicker links are stronger. Stars: notes the selected note evolved. Double-click a note to open it.');
+  el.append(h('h1', null, 'Graph of ', h('q', null, ns)), form, legend, count,
     h('div', { class: 'graph' }, container, h('div', null, pickField, panel)));
 
   // Everything is fetched before Cytoscape draws: drawn between
@@ -121,8 +125,11 @@ export async function graphView({ api, ns, query, el, go }) {
     if (!seen.has(id) && seen.has(l.source) && seen.has(l.target)) elements.push({ group: 'edges', data: edgeData(l) });
     seen.add(id);
   }
-  const cy = cytoscape({ container, elements, style: style(initial.notes.length > LABELS_MAX), wheelSensitivity: 0.3, hideEdgesOnViewport: true,
-    textureOnViewport: true, minZoom: 0.005, maxZoom: 4, pixelRatio: 1, layout: { name: 'preset' } });
+  const big = initial.notes.length > LABELS_MAX;
+  // A big graph is drawn at one pixel per CSS pixel: sharpness on a HiDPI
+  // screen costs it four times the drawing.
+  const cy = cytoscape({ container, elements, style: style(big), hideEdgesOnViewport: true, textureOnViewport: true,
+    minZoom: 0.005, maxZoom: 4, pixelRatio: big ? 1 : 'auto', layout: { name: 'preset' } });
   // Tests and the console reach the instance through its container, not
   // a global.
   container.cy = cy;
