@@ -199,7 +199,8 @@ type Tx interface {
 	// Embeddings calls fn for each note of the namespace that has an
 	// embedding. vec is only valid during the call.
 	Embeddings(ns string, fn func(id string, vec []float32) error) error
-	// MatchIDs returns the IDs of notes that pass the filter.
+	// MatchIDs returns the IDs of notes that pass the filter; a zero
+	// filter passes every note (Memory.Browse lists by it).
 	MatchIDs(ns string, f Filter) ([]string, error)
 
 	// PutLink inserts or replaces the link Source->Target.

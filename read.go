@@ -3,6 +3,7 @@ package amem
 import (
 	"context"
 	"slices"
+	"strings"
 )
 
 // Get returns a note of the namespace, with its embedding and links.
@@ -193,6 +194,85 @@ func (m *Memory) Stats(ctx context.Context, ns string) ([]Stats, error) {
 				total = total.Add(x.Usage)
 			}
 			out = append(out, Stats{Namespace: info.Name, NamespaceStats: st, Embedder: info.Embedder, Dimensions: info.Dimensions, Usage: u, Tokens: total})
+		}
+		return nil
+	})
+	return out, err
+}
+
+// BrowseQuery pages through a namespace's notes as a person browses them:
+// oldest or newest first, narrowed by enrichment state and a Filter.
+type BrowseQuery struct {
+	// After is the last ID of the previous page ("" for the first).
+	After string
+	// Limit is the page size, 1 or more.
+	Limit  int
+	Newest bool
+	State  EnrichState
+	Filter Filter
+}
+
+// Browse returns a page of notes in ID (creation) order, newest first if
+// q.Newest, that pass q.Filter and are in q.State (any state if empty).
+// Oldest first without a filter it is List. Otherwise it reads the IDs
+// that pass the filter, one query returning only IDs, then the page's
+// notes: a page costs in proportion to the namespace, which suits people
+// paging through a namespace; bulk readers use List.
+func (m *Memory) Browse(ctx context.Context, ns string, q BrowseQuery) ([]Note, error) {
+	if q.Limit < 1 {
+		return nil, invalidf("limit is %d; it must be 1 or more", q.Limit)
+	}
+	if !q.Newest && q.Filter.IsZero() {
+		return m.List(ctx, ns, ListQuery{After: q.After, Limit: q.Limit, State: q.State})
+	}
+	if err := ValidNamespace(ns); err != nil {
+		return nil, err
+	}
+	if q.After != "" {
+		if err := validID(q.After); err != nil {
+			return nil, err
+		}
+	}
+	f, err := validFilter(q.Filter)
+	if err != nil {
+		return nil, err
+	}
+	order := func(a, b string) int { return strings.Compare(a, b) }
+	if q.Newest {
+		order = func(a, b string) int { return strings.Compare(b, a) }
+	}
+	var out []Note
+	err = m.view(ctx, func(tx Tx) error {
+		ids, err := tx.MatchIDs(ns, f)
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(ids, order)
+		if q.After != "" {
+			i, found := slices.BinarySearchFunc(ids, q.After, order)
+			if found {
+				i++
+			}
+			ids = ids[i:]
+		}
+		for len(ids) > 0 && len(out) < q.Limit {
+			chunk := ids[:min(len(ids), q.Limit)]
+			ids = ids[len(chunk):]
+			notes, err := tx.Notes(ns, chunk)
+			if err != nil {
+				return err
+			}
+			slices.SortFunc(notes, func(a, b Note) int { return order(a.ID, b.ID) })
+			for _, n := range notes {
+				if q.State != "" && n.Enrichment.State != q.State {
+					continue
+				}
+				n.Embedding = nil // List leaves it out too
+				out = append(out, n)
+				if len(out) == q.Limit {
+					break
+				}
+			}
 		}
 		return nil
 	})

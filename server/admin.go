@@ -25,6 +25,26 @@ func (s *Server) listNamespaces(w http.ResponseWriter, r *http.Request, p auth.P
 	reply(w, http.StatusOK, res)
 }
 
+// keyInfo is what GET /v1/key says about the key making the request.
+type keyInfo struct {
+	ID    string `json:"id"`
+	Admin bool   `json:"admin"`
+	// Namespaces are those a non-admin key may reach, whether or not they
+	// hold notes yet; empty for an admin key, which reaches every one.
+	Namespaces []string `json:"namespaces"`
+}
+
+// key tells a client (the web UI signing in) which namespaces its key
+// reaches: GET /v1/namespaces lists only those holding notes, and a new
+// key's namespace holds none yet.
+func (s *Server) key(w http.ResponseWriter, _ *http.Request, p auth.Principal) {
+	nss := p.Namespaces
+	if nss == nil || p.Admin {
+		nss = []string{}
+	}
+	reply(w, http.StatusOK, keyInfo{ID: p.KeyID, Admin: p.Admin, Namespaces: nss})
+}
+
 // stats answers for a namespace with no notes too: counting nothing is
 // not an error, and a 404 would tell an outsider less than a 403 anyway.
 func (s *Server) stats(w http.ResponseWriter, r *http.Request, _ auth.Principal) {

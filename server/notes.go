@@ -102,28 +102,89 @@ const (
 
 func (s *Server) listNotes(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	q := r.URL.Query()
-	lq := amem.ListQuery{After: q.Get("after"), Limit: defaultPage, State: amem.EnrichState(q.Get("state"))}
-	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > maxPage {
-			problem(w, r, http.StatusBadRequest, "limit=%q must be a number from 1 to %d", v, maxPage)
-			return
-		}
-		lq.Limit = n
-	}
-	switch lq.State {
-	case "", amem.EnrichPending, amem.EnrichDone, amem.EnrichFailed:
-	default:
-		problem(w, r, http.StatusBadRequest, "state=%q must be pending, done or failed", lq.State)
+	bq := amem.BrowseQuery{After: q.Get("after"), State: amem.EnrichState(q.Get("state"))}
+	limit, msg := pageLimit(q.Get("limit"))
+	if msg != "" {
+		problem(w, r, http.StatusBadRequest, "%s", msg)
 		return
 	}
-	notes, err := s.mem.List(r.Context(), r.PathValue("ns"), lq)
+	bq.Limit = limit
+	switch bq.State {
+	case "", amem.EnrichPending, amem.EnrichDone, amem.EnrichFailed:
+	default:
+		problem(w, r, http.StatusBadRequest, "state=%q must be pending, done or failed", bq.State)
+		return
+	}
+	switch o := q.Get("order"); o {
+	case "", "oldest":
+	case "newest":
+		bq.Newest = true
+	default:
+		problem(w, r, http.StatusBadRequest, "order=%q must be oldest or newest", o)
+		return
+	}
+	f, err := amem.ParseFilter(q.Get("from"), q.Get("to"), q["tag"], q["meta"])
+	if err != nil {
+		problem(w, r, http.StatusBadRequest, "%v", err)
+		return
+	}
+	bq.Filter = f
+	notes, err := s.mem.Browse(r.Context(), r.PathValue("ns"), bq)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	res := wire.NotePage{Notes: wire.Items(notes, wire.NoteOf)}
-	if len(notes) == lq.Limit {
+	if len(notes) == limit {
+		res.Next = notes[len(notes)-1].ID
+	}
+	reply(w, http.StatusOK, res)
+}
+
+// pageLimit reads a limit= parameter: defaultPage when absent; msg says
+// what is wrong with it.
+func pageLimit(v string) (n int, msg string) {
+	if v == "" {
+		return defaultPage, ""
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 || n > maxPage {
+		return 0, fmt.Sprintf("limit=%q must be a number from 1 to %d", v, maxPage)
+	}
+	return n, ""
+}
+
+// linkPage is a page of a namespace's links.
+type linkPage struct {
+	Links []wire.Link `json:"links"`
+	Next  string      `json:"next,omitempty"`
+}
+
+// listLinks pages through a namespace's links by the note that chose
+// them (the source), in the source's ID order: a page holds every link
+// chosen by up to limit notes after the ID after, so each link is in
+// exactly one page, and the graph view can draw a namespace in a few
+// requests instead of one per note.
+func (s *Server) listLinks(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
+	limit, msg := pageLimit(r.URL.Query().Get("limit"))
+	if msg != "" {
+		problem(w, r, http.StatusBadRequest, "%s", msg)
+		return
+	}
+	notes, err := s.mem.List(r.Context(), r.PathValue("ns"), amem.ListQuery{After: r.URL.Query().Get("after"), Limit: limit})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res := linkPage{Links: []wire.Link{}}
+	for _, n := range notes {
+		for _, l := range n.Links {
+			if l.Source == n.ID {
+				res.Links = append(res.Links, wire.LinkOf(l))
+			}
+		}
+	}
+	if len(notes) == limit {
 		res.Next = notes[len(notes)-1].ID
 	}
 	reply(w, http.StatusOK, res)

@@ -129,6 +129,8 @@ func TestOpenAPIMatchesWire(t *testing.T) {
 		"NamespaceInfo": reflect.TypeFor[wire.NamespaceInfo](),
 		"Stats":         reflect.TypeFor[wire.Stats](),
 		"UsageTotal":    reflect.TypeFor[wire.UsageTotal](),
+		"KeyInfo":       reflect.TypeFor[keyInfo](),
+		"LinkPage":      reflect.TypeFor[linkPage](),
 	} {
 		if all[name] == nil {
 			t.Errorf("openapi.json has no schema %s", name)

@@ -1,7 +1,8 @@
 // Package server is amem's HTTP JSON API: every library operation under
 // /v1/namespaces/{ns}/..., behind API keys (package auth), with
 // problem+json errors, an OpenAPI document, health checks and Prometheus
-// metrics. An MCP handler can be mounted beside it at /mcp.
+// metrics. An MCP handler can be mounted beside it at /mcp, and the web UI
+// (package ui), a client of this API, is served at /ui/.
 //
 // Namespaces are the security boundary: a key reaches only its own, and a
 // request for another gets the same 403 whether that namespace exists or
@@ -24,6 +25,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/ui"
 )
 
 // Options configure a Server. Zero fields mean the defaults.
@@ -90,6 +92,8 @@ func New(mem *amem.Memory, opts Options) *Server {
 	if opts.MCP != nil {
 		s.mux.Handle("/mcp", s.endOnDrain(plainErrors(opts.MCP)))
 	}
+	s.mux.Handle("GET /ui/", ui.Handler("/ui"))
+	s.mux.Handle("GET /ui", http.RedirectHandler("/ui/", http.StatusMovedPermanently))
 	s.mux.HandleFunc("/", s.noRoute)
 	return s
 }
@@ -207,11 +211,13 @@ func (s *Server) routes() []route {
 		{method: "GET", path: "/readyz", public: true, h: s.readyz},
 		{method: "GET", path: "/metrics", public: true, h: s.serveMetrics},
 		{method: "GET", path: "/openapi.json", public: true, h: serveOpenAPI},
+		{method: "GET", path: "/v1/key", h: s.key},
 		{method: "GET", path: "/v1/namespaces", h: s.listNamespaces},
 		{method: "GET", path: ns + "/stats", h: s.stats},
 		{method: "POST", path: ns + "/notes", query: []string{"wait"}, h: s.createNote},
 		{method: "POST", path: ns + "/notes/batch", query: []string{"wait"}, h: s.createNotes},
-		{method: "GET", path: ns + "/notes", query: []string{"after", "limit", "state"}, h: s.listNotes},
+		{method: "GET", path: ns + "/notes", query: []string{"after", "limit", "state", "order", "from", "to"},
+			repeated: []string{"tag", "meta"}, h: s.listNotes},
 		{method: "GET", path: ns + "/notes/{id}", h: s.getNote},
 		{method: "PATCH", path: ns + "/notes/{id}", h: s.updateNote},
 		{method: "DELETE", path: ns + "/notes/{id}", h: s.deleteNote},
@@ -220,6 +226,7 @@ func (s *Server) routes() []route {
 		{method: "GET", path: ns + "/notes/{id}/usage", h: s.noteUsage},
 		{method: "POST", path: ns + "/notes/{id}/restore", h: s.restoreNote},
 		{method: "POST", path: ns + "/notes/{id}/enrich", h: s.enrichNote},
+		{method: "GET", path: ns + "/links", query: []string{"after", "limit"}, h: s.listLinks},
 		{method: "GET", path: ns + "/search", query: []string{"q", "k", "mode", "links", "from", "to"},
 			repeated: []string{"tag", "meta"}, h: s.search},
 	}

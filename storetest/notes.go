@@ -489,8 +489,8 @@ func testDeleteNote(t *testing.T, s amem.Store) {
 		if err != nil {
 			return err
 		}
-		if slices.Contains(ids, a.ID) {
-			t.Errorf("deleted note still matched: %v", ids)
+		if slices.Contains(ids, a.ID) || len(ids) != 2 {
+			t.Errorf("a zero filter matched %v, want the 2 notes left", ids)
 		}
 		return tx.Embeddings(ns, func(id string, _ []float32) error {
 			if id == a.ID {

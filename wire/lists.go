@@ -6,7 +6,7 @@ package wire
 
 // NotePage is a page of notes.
 type NotePage struct {
-	Notes []Note `json:"notes" jsonschema:"the notes, oldest first"`
+	Notes []Note `json:"notes" jsonschema:"the notes, in ID (creation) order: oldest first unless asked for newest"`
 	// Next is the After value of the next page; empty on the last page.
 	Next string `json:"next,omitempty" jsonschema:"pass as after for the next page; absent on the last page"`
 }

@@ -115,7 +115,8 @@ func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) e
 	// server.Listener makes net/http's own error answers (431 and the
 	// like) problem+json too.
 	go func() { served <- srv.Serve(server.Listener(ln)) }()
-	hs.logger.Info("serving", "addr", "http://"+ln.Addr().String(), "version", version)
+	hs.logger.Info("serving", "addr", "http://"+ln.Addr().String(), "version", version,
+		"ui", "http://"+ln.Addr().String()+"/ui/")
 
 	var err error
 	select {

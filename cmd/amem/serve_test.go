@@ -148,6 +148,17 @@ func TestServeAsDocumented(t *testing.T) {
 	if code := srv.call(t, "GET", "/healthz", "", "", nil); code != 200 {
 		t.Fatalf("healthz: %d", code)
 	}
+	// The web UI comes with the binary: go build alone serves it.
+	resp, err := http.Get(srv.url + "/ui/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(resp.Header.Get("Content-Security-Policy"), "script-src 'self'") ||
+		!strings.Contains(string(page), "js/app.js") {
+		t.Fatalf("GET /ui/: %d %q", resp.StatusCode, resp.Header.Get("Content-Security-Policy"))
+	}
 
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

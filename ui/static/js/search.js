@@ -1,0 +1,49 @@
+// Search: direct hits and the notes linked to them, shown apart.
+import { h, field, route, snippet, timeEl, tagsEl } from './dom.js';
+import { nsPath } from './api.js';
+import { filterFields, readFilters } from './filters.js';
+
+export async function searchView({ api, ns, query, el, go }) {
+  const mode = query.get('mode') || 'hybrid';
+  const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Search notes' },
+    field('Query', h('input', { id: 's-q', name: 'q', type: 'search', required: true, value: query.get('q') || '' })),
+    field('Mode', h('select', { id: 's-mode', name: 'mode' },
+      ['hybrid', 'vector', 'lexical'].map((m) => h('option', { value: m, selected: m === mode }, m)))),
+    field('Direct hits (k)', h('input', { id: 's-k', name: 'k', type: 'number', min: 1, max: 1000, value: query.get('k') || '10' })),
+    h('div', null, h('label', { class: 'check', for: 's-links' },
+      h('input', { id: 's-links', name: 'links', type: 'checkbox', checked: query.get('links') !== 'false' }), 'Linked notes')),
+    filterFields('s', query),
+    h('div', null, h('button', { class: 'primary', type: 'submit' }, 'Search')));
+  form.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const d = new FormData(form);
+    const p = new URLSearchParams({ q: d.get('q'), mode: d.get('mode'), k: d.get('k') });
+    if (!d.get('links')) p.set('links', 'false');
+    go(['search'], readFilters(form, p));
+  });
+  el.append(h('h1', null, 'Search'), form);
+  if (!query.get('q')) return;
+
+  const { results } = await api.get(nsPath(ns, 'search'), query);
+  const direct = results.filter((r) => r.kind === 'direct');
+  const linked = results.filter((r) => r.kind !== 'direct');
+  const hitText = new Map(direct.map((r) => [r.id, r.content]));
+  el.append(
+    h('h2', null, `Direct hits (${direct.length})`),
+    resultsTable('direct', direct, 'Score', null),
+    h('h2', null, `Linked notes (${linked.length})`),
+    resultsTable('linked', linked, 'Link strength', (r) => h('a', { href: route('note', r.via) }, snippet(hitText.get(r.via) || r.via, 80))));
+}
+
+function resultsTable(id, rows, scoreName, via) {
+  if (rows.length === 0) return h('p', { class: 'muted', id: id + '-none' }, 'None.');
+  const cols = ['Content', scoreName, 'Time', 'Tags'].concat(via ? ['Through hit'] : []);
+  return h('table', { id },
+    h('thead', null, h('tr', null, cols.map((c) => h('th', { scope: 'col' }, c)))),
+    h('tbody', null, rows.map((r) => h('tr', { 'data-id': r.id },
+      h('td', { class: 'content' }, h('a', { href: route('note', r.id) }, snippet(r.content))),
+      h('td', null, r.score.toFixed(3)),
+      h('td', null, timeEl(r.event_time)),
+      h('td', null, tagsEl(r.tags)),
+      via ? h('td', null, via(r)) : null))));
+}

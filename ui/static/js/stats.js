@@ -1,0 +1,44 @@
+// Stats: notes by enrichment state, the queue, token usage by operation,
+// as small bar charts (SVG built node by node, no markup strings).
+import { h } from './dom.js';
+import { nsPath } from './api.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+function svg(tag, attrs, text) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  if (text != null) el.textContent = text;
+  return el;
+}
+
+// barChart draws one labelled bar per [label, value]; the table beside it
+// carries the same numbers for screen readers.
+function barChart(title, rows) {
+  const max = Math.max(1, ...rows.map(([, v]) => v));
+  const rowH = 24, labelW = 110, barW = 260;
+  const chart = svg('svg', { class: 'chart', width: labelW + barW + 80, height: rows.length * rowH + 4, 'aria-hidden': 'true' });
+  rows.forEach(([label, v], i) => {
+    const y = i * rowH + 2;
+    chart.append(svg('text', { x: 0, y: y + 16 }, label),
+      svg('rect', { x: labelW, y: y + 4, height: rowH - 8, width: Math.max(v > 0 ? 2 : 0, (v / max) * barW) }),
+      svg('text', { x: labelW + (v / max) * barW + 6, y: y + 16 }, String(v)));
+  });
+  const table = h('table', null, h('caption', { class: 'muted' }, title),
+    h('tbody', null, rows.map(([label, v]) => h('tr', null, h('th', { scope: 'row' }, label), h('td', null, String(v))))));
+  return h('figure', null, h('figcaption', null, h('strong', null, title)), chart,
+    h('details', null, h('summary', null, 'As a table'), table));
+}
+
+export async function statsView({ api, ns, el }) {
+  const st = await api.get(nsPath(ns, 'stats'));
+  const by = st.by_state || {};
+  el.append(
+    h('h1', null, 'Stats for ', h('q', null, ns)),
+    h('p', { id: 'stats-summary' }, `${st.notes} notes, ${st.links} links; enrichment queue: ${by.pending || 0} pending, ${by.failed || 0} failed. Embedder: ${st.embedder || '—'} (${st.dimensions} dimensions).`),
+    barChart('Notes by enrichment state', ['pending', 'done', 'failed'].map((s) => [s, by[s] || 0])),
+    st.usage.length
+      ? barChart('Model tokens by operation', st.usage.map((u) => [u.operation, u.prompt_tokens + u.completion_tokens]))
+      : h('p', { class: 'muted' }, 'No model tokens spent.'),
+    h('p', null, `Tokens in all: ${st.tokens.prompt_tokens} prompt, ${st.tokens.completion_tokens} completion.`));
+}
