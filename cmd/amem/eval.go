@@ -20,7 +20,7 @@ func (a *app) evalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "run benchmarks",
 	}
-	var data, out, search, work, plotPath string
+	var data, out, search, work, plotPath, missesPath string
 	var modes, cvGrid []string
 	var k int
 	var lexWeight float64
@@ -188,7 +188,13 @@ an ingest of every conversation per value.`,
 				}
 				fmt.Fprintf(a.stderr, "plot written to %s\n", plotPath)
 			}
-			return res.WriteTable(a.stdout, k)
+			if err := res.WriteTable(a.stdout, k); err != nil {
+				return err
+			}
+			if missesPath != "" {
+				return writeMisses(a, missesPath, eval.Misses(res, convs, k))
+			}
+			return nil
 		},
 	}
 	f := lc.Flags()
@@ -204,7 +210,27 @@ an ingest of every conversation per value.`,
 	f.StringVar(&plotPath, "plot", "", "draw recall@k curves per mode into this PNG file")
 	f.BoolVar(&cv, "cv", false, "add leave-one-conversation-out cross-validation of the tuned constants (see above)")
 	f.StringArrayVar(&cvGrid, "cv-grid", nil, "a constant and its values for --cv, NAME=V1,V2,... (repeatable; implies --cv)")
+	f.StringVar(&missesPath, "misses", "", "write the failure analysis here: every evidence turn missed at K, with its rank, whether it came linked, whether the turn before was a hit, the content words it shares with the question; and print its counts")
 	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
 	c.AddCommand(lc)
 	return c
+}
+
+// writeMisses writes the failure analysis to path and its counts to stdout.
+func writeMisses(a *app, path string, rep eval.MissReport) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteJSON(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(a.stderr, "failure analysis written to %s\n", path)
+	fmt.Fprintln(a.stdout)
+	rep.WriteSummary(a.stdout)
+	return nil
 }
