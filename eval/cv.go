@@ -69,7 +69,7 @@ type Fold struct {
 
 // criterionText documents the choice rule in the results file.
 func criterionText(k int) string {
-	return fmt.Sprintf("recall@%d pooled over the category 1-4 questions with evidence of the training conversations; ties go to the shipped value, then to the earlier grid point", k)
+	return fmt.Sprintf("recall@%d pooled over the category 1-4 questions with evidence of the training conversations; ties go to the point that moves the fewest constants off their shipped values, then to the earlier one", k)
 }
 
 // criterion is the pooled recall@k over the category 1-4 questions with
@@ -91,9 +91,11 @@ func criterion(qs []QuestionResult, k int, keep func(sampleID string) bool) floa
 }
 
 // choose returns the index of the grid point with the best criterion on
-// the conversations keep accepts, and that criterion. A point within
-// 1e-12 of the best counts as tied; the shipped point wins a tie, else
-// the earliest.
+// the conversations keep accepts, and that criterion. Points within 1e-12
+// of the best count as tied, and a tie goes to the point that moves the
+// fewest constants off their shipped values (the shipped point itself if
+// it is tied), then to the earliest: a constant whose values all score
+// alike is left where it was.
 func choose(settings []Setting, results [][]QuestionResult, shipped Setting, k int, keep func(string) bool) (int, float64) {
 	best, bestV := -1, 0.0
 	for i := range settings {
@@ -101,11 +103,22 @@ func choose(settings []Setting, results [][]QuestionResult, shipped Setting, k i
 		switch {
 		case best < 0 || v > bestV+1e-12:
 			best, bestV = i, v
-		case v >= bestV-1e-12 && settings[i].String() == shipped.String():
+		case v >= bestV-1e-12 && moved(settings[i], shipped) < moved(settings[best], shipped):
 			best = i
 		}
 	}
 	return best, bestV
+}
+
+// moved counts the constants of s that are off their shipped values.
+func moved(s, shipped Setting) int {
+	n := 0
+	for name, v := range s {
+		if shipped[name] != v {
+			n++
+		}
+	}
+	return n
 }
 
 // folds runs the leave-one-out choice: for each conversation, the grid

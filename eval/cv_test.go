@@ -75,7 +75,7 @@ func TestFoldsChooseWithoutTheHeldOutConversation(t *testing.T) {
 	}
 }
 
-func TestChooseBreaksTiesTowardsShipped(t *testing.T) {
+func TestChooseBreaksTiesTowardsTheShippedValues(t *testing.T) {
 	settings := []Setting{{"w": "1"}, {"w": "4"}, {"w": "6"}}
 	same := []QuestionResult{q10("a", 1, 0.5)}
 	results := [][]QuestionResult{same, same, same}
@@ -85,6 +85,15 @@ func TestChooseBreaksTiesTowardsShipped(t *testing.T) {
 	}
 	if i, _ := choose(settings, results, Setting{"w": "9"}, 10, all); i != 0 {
 		t.Fatalf("chose %d, want the first point when the shipped one is not in the grid", i)
+	}
+	// Two constants; w helps, x changes nothing: the tie between the
+	// points with w=2 goes to the one that leaves x as shipped, though
+	// it comes later.
+	settings = []Setting{{"w": "1", "x": "a"}, {"w": "2", "x": "a"}, {"w": "2", "x": "b"}, {"w": "1", "x": "b"}}
+	better := []QuestionResult{q10("a", 1, 0.9)}
+	results = [][]QuestionResult{same, better, better, same}
+	if i, _ := choose(settings, results, Setting{"w": "1", "x": "b"}, 10, all); i != 2 {
+		t.Fatalf("chose %d, want 2 (w=2 x=b: one constant moved, not two)", i)
 	}
 }
 
