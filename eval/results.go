@@ -191,8 +191,10 @@ func (r *Results) WriteJSON(w io.Writer) error {
 	return enc.Encode(r)
 }
 
-// WriteTable writes a Markdown table comparing modes: recall@k per
-// category, then timings.
+// WriteTable writes Markdown tables comparing modes: recall@k per
+// category with the other cut-offs and MRR, each category's recall@5,
+// recall@k and MRR, the answer scores, the ingests, and the
+// cross-validation when there is one.
 func (r *Results) WriteTable(w io.Writer, k int) error {
 	cats := []string{"1", "2", "3", "4", "1-4"}
 	fmt.Fprintf(w, "recall@%d by category (official mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop); n = questions with evidence\n\n", k)
