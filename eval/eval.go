@@ -1,13 +1,3 @@
-// Package eval is amem's measuring instrument: the LoCoMo benchmark run end
-// to end through the real library (ingest, enrich, search), with baselines
-// and ablations, scored by package locomo.
-//
-// Each conversation goes into its own namespace: one note per turn with
-// content "Speaker: text (image: caption)", event time the session's date
-// and the turn's dia_id in metadata. Each question is a search; the
-// context list (dia_ids in context order, linked notes where the retrieval
-// policy puts them) is scored by recall@k and hit@k for k in 1, 5, 10, 25,
-// 50 against the question's evidence turns.
 package eval
 
 import (
@@ -108,6 +98,9 @@ type Config struct {
 	// named NamespacePrefix + ingest + "-" + conversation.
 	Store           func(ctx context.Context) (amem.Store, error)
 	NamespacePrefix string
+	// CV, when set, adds leave-one-conversation-out cross-validation over
+	// these constants (see the package documentation and DefaultGrid).
+	CV []GridParam
 	// Progress receives a progress line on stderr-like writers.
 	Progress io.Writer
 	// Now is the clock for timings (default time.Now).
@@ -168,9 +161,22 @@ func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results
 	if cfg.CuratorName == "" {
 		cfg.CuratorName = "offline"
 	}
+	if len(cfg.CV) > 0 && len(convs) < 2 {
+		return nil, fmt.Errorf("eval: cross-validation holds out one conversation at a time and needs at least 2; the data has %d", len(convs))
+	}
+	if len(cfg.CV) > 0 && cfg.Curator != nil {
+		for _, p := range cfg.CV {
+			if p.Ingest {
+				return nil, fmt.Errorf("eval: the grid's %s is the offline curator's; this run's curator is %s", p.Name, cfg.CuratorName)
+			}
+		}
+	}
 	if cfg.Curator == nil {
 		cfg.Curator = offline.New(cfg.Embedder, nil)
 	}
+	// Every search embeds its query, and the deeper search and every
+	// grid point ask the same questions again.
+	cfg.Embedder = newQueryCache(cfg.Embedder)
 	if cfg.Progress == nil {
 		cfg.Progress = io.Discard
 	}
@@ -187,7 +193,7 @@ func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results
 	}
 
 	res := &Results{Config: resultConfig(cfg, convs)}
-	mems := map[ingestKind]*amem.Memory{}
+	mems := map[string]*amem.Memory{}
 	defer func() {
 		for _, m := range mems {
 			m.Close()
@@ -195,24 +201,31 @@ func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results
 	}()
 	for _, mode := range cfg.Modes {
 		kind := mode.ingest()
-		if mems[kind] != nil {
+		if mems[string(kind)] != nil {
 			continue
 		}
-		mem, stats, err := ingest(ctx, convs, kind, cfg)
+		mem, stats, err := ingest(ctx, convs, string(kind), curatorFor(kind, cfg.Curator), cfg)
 		if err != nil {
 			return nil, fmt.Errorf("ingest %s: %w", kind, err)
 		}
-		mems[kind] = mem
+		mems[string(kind)] = mem
 		res.Ingest = append(res.Ingest, stats)
 	}
 	for _, mode := range cfg.Modes {
-		qs, err := ask(ctx, convs, mode, mems[mode.ingest()], cfg, res)
+		qs, err := ask(ctx, convs, mode, mems[string(mode.ingest())], cfg, res)
 		if err != nil {
 			return nil, fmt.Errorf("mode %s: %w", mode, err)
 		}
 		res.Questions = append(res.Questions, qs...)
 	}
 	res.summarise(cfg.Modes)
+	if len(cfg.CV) > 0 {
+		cv, err := crossValidate(ctx, convs, cfg, mems, res)
+		if err != nil {
+			return nil, err
+		}
+		res.CV = cv
+	}
 	return res, nil
 }
 
@@ -226,26 +239,34 @@ func (c noEvolution) Connect(ctx context.Context, n amem.Note, cands []amem.Cand
 	return d, err
 }
 
-func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, cfg Config) (*amem.Memory, IngestStats, error) {
-	stats := IngestStats{Store: string(kind)}
+// curatorFor is the curator an ingest kind runs with: none for the raw
+// turns, cur for the full pipeline, cur without its evolutions for the
+// ablation.
+func curatorFor(kind ingestKind, cur amem.Curator) amem.Curator {
+	switch kind {
+	case ingestAMem:
+		return cur
+	case ingestNoEvo:
+		return noEvolution{cur}
+	}
+	return nil
+}
+
+// ingest writes every turn of convs into a store of its own, through cur,
+// in namespaces named after name (see namespace).
+func ingest(ctx context.Context, convs []locomo.Conversation, name string, cur amem.Curator, cfg Config) (*amem.Memory, IngestStats, error) {
+	stats := IngestStats{Store: name}
 	var st amem.Store
 	var err error
 	if cfg.Store != nil {
 		st, err = cfg.Store(ctx)
 	} else {
-		st, err = sqlite.Open(ctx, filepath.Join(cfg.WorkDir, string(kind)+".db"), nil)
+		st, err = sqlite.Open(ctx, filepath.Join(cfg.WorkDir, name+".db"), nil)
 	}
 	if err != nil {
 		return nil, stats, err
 	}
-	opts := &amem.Options{Embedder: cfg.Embedder, EmbedText: cfg.EmbedText, Logger: discardLogger()}
-	switch kind {
-	case ingestAMem:
-		opts.Curator = cfg.Curator
-	case ingestNoEvo:
-		opts.Curator = noEvolution{cfg.Curator}
-	}
-	mem, err := amem.Open(ctx, st, opts)
+	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: cfg.Embedder, EmbedText: cfg.EmbedText, Curator: cur, Logger: discardLogger()})
 	if err != nil {
 		st.Close()
 		return nil, stats, err
@@ -254,14 +275,14 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 	for _, c := range convs {
 		total += len(c.Turns())
 	}
-	bar := newProgress(cfg.Progress, "ingest "+string(kind), total)
+	bar := newProgress(cfg.Progress, "ingest "+name, total)
 	var lat []time.Duration
 	start := cfg.Now()
 	for _, c := range convs {
 		for _, t := range c.Turns() {
 			t0 := cfg.Now()
 			n, err := mem.Add(ctx, amem.AddRequest{
-				Namespace: cfg.namespace(kind, c.SampleID), Content: t.Content(), EventTime: t.Time,
+				Namespace: cfg.namespace(name, c.SampleID), Content: t.Content(), EventTime: t.Time,
 				Metadata: map[string]string{"dia_id": t.DiaID, "speaker": t.Speaker},
 			})
 			if err != nil {
@@ -280,7 +301,7 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 	stats.Seconds = cfg.Now().Sub(start).Seconds()
 	stats.PerNote = percentiles(lat)
 	for _, c := range convs {
-		s, err := mem.Stats(ctx, cfg.namespace(kind, c.SampleID))
+		s, err := mem.Stats(ctx, cfg.namespace(name, c.SampleID))
 		if err != nil {
 			mem.Close()
 			return nil, stats, err
@@ -301,8 +322,8 @@ func ingest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, c
 // namespace: with the same names in every ingest, the no-evolution ingest
 // decided with the enriched ingest's statistics (0.657 at @10 on the dev
 // split after it, 0.662 alone).
-func (c *Config) namespace(kind ingestKind, sampleID string) string {
-	return c.NamespacePrefix + string(kind) + "-" + validNamespace(sampleID)
+func (c *Config) namespace(ingest, sampleID string) string {
+	return c.NamespacePrefix + validNamespace(ingest) + "-" + validNamespace(sampleID)
 }
 
 // validNamespace maps a sample ID to a valid namespace name.
@@ -322,7 +343,6 @@ func validNamespace(sampleID string) string {
 }
 
 func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.Memory, cfg Config, res *Results) ([]QuestionResult, error) {
-	search := cfg.search(mode)
 	total := 0
 	for _, c := range convs {
 		total += len(c.QA)
@@ -331,25 +351,17 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 	var out []QuestionResult
 	var lat []time.Duration
 	for _, c := range convs {
+		req := cfg.search(mode)
+		req.Namespace = cfg.namespace(string(mode.ingest()), c.SampleID)
 		for _, q := range c.QA {
-			ns := cfg.namespace(mode.ingest(), c.SampleID)
 			t0 := cfg.Now()
-			req := search
-			req.Namespace, req.Query, req.K = ns, q.Question, cfg.K
-			rs, err := mem.Search(ctx, req)
+			qr, rs, err := retrieve(ctx, mem, req, cfg.K, mode, c.SampleID, q)
 			if err != nil {
-				return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
+				return nil, err
 			}
 			lat = append(lat, cfg.Now().Sub(t0))
-			qr := QuestionResult{
-				Mode: mode, SampleID: c.SampleID, Index: q.Index, Category: q.Category,
-				Question: q.Question, Answer: q.Answer, Evidence: nonNil(q.Evidence),
-				Kinds: make([]amem.ResultKind, 0, len(rs)),
-			}
-			qr.Retrieved = diaIDs(rs)
 			lines := make([]string, len(rs))
 			for i, r := range rs {
-				qr.Kinds = append(qr.Kinds, r.Kind)
 				lines[i] = ContextLine(r.Note)
 				qr.ContextTokens += approxTokens(lines[i])
 			}
@@ -361,27 +373,19 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 			// Cut-offs past K are read from a deeper search of the same
 			// system, so the recall curve goes on past the context list.
 			if deepK := RecallKs[len(RecallKs)-1]; deepK > cfg.K {
-				req.K = deepK
-				deep, err := mem.Search(ctx, req)
+				deepReq := req
+				deepReq.Query, deepReq.K = q.Question, deepK
+				deep, err := mem.Search(ctx, deepReq)
 				if err != nil {
 					return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
 				}
 				qr.RetrievedDeep = diaIDs(deep)
-			}
-			if len(q.Evidence) > 0 {
-				qr.Recall = map[string]float64{}
-				qr.Hit = map[string]float64{}
 				for _, k := range cutoffs(cfg.K) {
-					list := qr.Retrieved
-					if k > cfg.K {
-						list = qr.RetrievedDeep
+					if k > cfg.K && qr.Recall != nil {
+						qr.Recall[fmt.Sprint(k)] = locomo.RecallAt(qr.RetrievedDeep, q.Evidence, k)
+						qr.Hit[fmt.Sprint(k)] = locomo.HitAt(qr.RetrievedDeep, q.Evidence, k)
 					}
-					qr.Recall[fmt.Sprint(k)] = locomo.RecallAt(list, q.Evidence, k)
-					qr.Hit[fmt.Sprint(k)] = locomo.HitAt(list, q.Evidence, k)
 				}
-				// The whole context list: K direct hits plus linked notes.
-				qr.Recall["context"] = locomo.RecallAt(qr.Retrieved, q.Evidence, len(qr.Retrieved))
-				qr.Hit["context"] = locomo.HitAt(qr.Retrieved, q.Evidence, len(qr.Retrieved))
 			}
 			out = append(out, qr)
 			bar.step()
@@ -390,6 +394,47 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 	bar.done()
 	res.Search = append(res.Search, SearchStats{Mode: mode, PerQuery: percentiles(lat)})
 	return out, nil
+}
+
+// retrieve asks one question (req names the namespace) and scores its
+// context list: recall and hit at the cut-offs up to k, over the whole
+// list, and its reciprocal rank.
+func retrieve(ctx context.Context, mem *amem.Memory, req amem.SearchRequest, k int, mode Mode, sampleID string, q locomo.Question) (QuestionResult, []amem.Result, error) {
+	req.Query, req.K = q.Question, k
+	rs, err := mem.Search(ctx, req)
+	if err != nil {
+		return QuestionResult{}, nil, fmt.Errorf("%s question %d: %w", sampleID, q.Index, err)
+	}
+	qr := QuestionResult{
+		Mode: mode, SampleID: sampleID, Index: q.Index, Category: q.Category,
+		Question: q.Question, Answer: q.Answer, Evidence: nonNil(q.Evidence),
+		Retrieved: diaIDs(rs), Kinds: make([]amem.ResultKind, len(rs)),
+	}
+	for i, r := range rs {
+		qr.Kinds[i] = r.Kind
+	}
+	score(&qr, k)
+	return qr, rs, nil
+}
+
+// score fills in a question's recall and hit at the cut-offs up to k and
+// over the whole context list, and its reciprocal rank, from Retrieved
+// and Evidence; a question without evidence gets none.
+func score(qr *QuestionResult, k int) {
+	if len(qr.Evidence) == 0 {
+		return
+	}
+	qr.Recall = map[string]float64{}
+	qr.Hit = map[string]float64{}
+	for _, c := range cutoffsUpTo(k) {
+		qr.Recall[fmt.Sprint(c)] = locomo.RecallAt(qr.Retrieved, qr.Evidence, c)
+		qr.Hit[fmt.Sprint(c)] = locomo.HitAt(qr.Retrieved, qr.Evidence, c)
+	}
+	// The whole context list: K direct hits plus linked notes.
+	qr.Recall["context"] = locomo.RecallAt(qr.Retrieved, qr.Evidence, len(qr.Retrieved))
+	qr.Hit["context"] = locomo.HitAt(qr.Retrieved, qr.Evidence, len(qr.Retrieved))
+	rr := locomo.ReciprocalRank(qr.Retrieved, qr.Evidence)
+	qr.RR = &rr
 }
 
 func diaIDs(rs []amem.Result) []string {

@@ -48,3 +48,18 @@ func distinct(ids []string) map[string]bool {
 	}
 	return m
 }
+
+// ReciprocalRank is 1/r for the 1-based position r of the first evidence id
+// in retrieved, 0 when none is there or evidence is empty. Averaged over
+// questions it is the mean reciprocal rank (MRR): where recall@k says how
+// much of the evidence made the cut, MRR says how near the top the first
+// piece of it is.
+func ReciprocalRank(retrieved, evidence []string) float64 {
+	want := distinct(evidence)
+	for i, id := range retrieved {
+		if want[id] {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
+}

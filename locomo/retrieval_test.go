@@ -34,3 +34,22 @@ func TestRecallAtHitAt(t *testing.T) {
 		}
 	}
 }
+
+func TestReciprocalRank(t *testing.T) {
+	ranked := []string{"D1:1", "D1:2", "D2:5", "D1:2", "D3:1"}
+	cases := []struct {
+		evidence []string
+		want     float64
+	}{
+		{[]string{"D1:1"}, 1},
+		{[]string{"D3:1", "D2:5"}, 1.0 / 3}, // the first evidence turn in the list, whichever the question names first
+		{[]string{"D1:2"}, 0.5},             // its later duplicate does not count
+		{[]string{"D9:9"}, 0},
+		{nil, 0},
+	}
+	for _, c := range cases {
+		if got := ReciprocalRank(ranked, c.evidence); !near(got, c.want) {
+			t.Errorf("ReciprocalRank(%v) = %v, want %v", c.evidence, got, c.want)
+		}
+	}
+}

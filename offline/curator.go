@@ -96,6 +96,10 @@ type Options struct {
 	Logger *slog.Logger
 }
 
+// Defaults returns o with every zero field set to its default: the values
+// a Curator made with o runs with (the evaluation records and varies them).
+func (o *Options) Defaults() Options { return o.withDefaults() }
+
 func (o *Options) withDefaults() Options {
 	var v Options
 	if o != nil {

@@ -91,6 +91,12 @@ func toSet(words string) map[string]struct{} {
 	return m
 }
 
+// IsStopword reports whether the lower-cased word w is one of the
+// curator's stopwords (function words and conversational filler): what it
+// never takes for a keyword. The evaluation's failure analysis uses it to
+// tell a question's content words.
+func IsStopword(w string) bool { return isStopword(w) }
+
 // isStopword reports whether the lower-cased token w is a stopword.
 func isStopword(w string) bool {
 	_, ok := functionWords[w]

@@ -20,11 +20,11 @@ func (a *app) evalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "run benchmarks",
 	}
-	var data, out, search, work, plotPath, embedText string
-	var modes []string
+	var data, out, search, work, plotPath, missesPath, embedText string
+	var modes, cvGrid []string
 	var k int
 	var lexWeight float64
-	var noEvo, noLinks, doAnswer bool
+	var noEvo, noLinks, doAnswer, cv bool
 	lc := &cobra.Command{
 		Use:   "locomo",
 		Short: "LoCoMo: ingest each conversation, search each question, score the context lists",
@@ -38,10 +38,23 @@ amem-no-evolution, amem-no-links. Several modes share one ingest where sound.
 The stores are SQLite files in a temporary (or --work-dir) directory, unless
 --db (AMEM_DB, the configuration file) is a postgres:// URL: then the run
 writes to that database, in namespaces named eval-TIME-INGEST-CONVERSATION,
-which it leaves there (use a scratch database).`,
+which it leaves there (use a scratch database).
+
+--cv adds leave-one-conversation-out cross-validation of the constants that
+were tuned on LoCoMo's development split: for each conversation, every
+constant is chosen from a small grid by recall@K over categories 1-4 of the
+other conversations and the held-out one is scored with it; the table gives
+the mean over folds beside the in-sample figure. --cv-grid NAME=V1,V2,...
+(repeatable) says which constants and values; the default is
+lexical-weight=1,2,3,4,6 and link-order=after,interleaved (search-time: no
+extra ingest). Also: links-per-hit, and the offline curator's
+link-min-similarity, link-min-strength and evolve-min-strength, which cost
+an ingest of every conversation per value.`,
 		Example: `  amem eval locomo --data ../shared/locomo/locomo-dev.json --mode amem --k 10 --out results.json
   amem eval locomo --data locomo10.json --mode bm25,vector,hybrid,amem --out all.json
-  amem eval locomo --data locomo10.json --db postgres://localhost/scratch --mode amem`,
+  amem eval locomo --data locomo10.json --db postgres://localhost/scratch --mode amem
+  amem eval locomo --data ../shared/locomo/locomo-dev.json --mode amem --cv --out cv.json
+  amem eval locomo --data ../shared/locomo/locomo-dev.json --mode amem --cv-grid lexical-weight=1,2,4,6 --cv-grid link-min-similarity=0.3,0.35,0.4`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if data == "" {
@@ -73,6 +86,16 @@ which it leaves there (use a scratch database).`,
 			if lexWeight < 0 {
 				return usagef("--lexical-weight must be positive")
 			}
+			var grid []eval.GridParam
+			if len(cvGrid) > 0 {
+				g, err := eval.ParseGrid(cvGrid)
+				if err != nil {
+					return usagef("--cv-grid: %v", err)
+				}
+				grid = g
+			} else if cv {
+				grid = eval.DefaultGrid()
+			}
 			// mc is the memory configuration: the embedder, curator and LLM.
 			mc := a.cfg
 			mc.Log = a.stderr
@@ -89,6 +112,9 @@ which it leaves there (use a scratch database).`,
 			if err != nil {
 				return err
 			}
+			if len(grid) > 0 && len(convs) < 2 {
+				return usagef("--cv holds out one conversation at a time and needs at least 2; %s has %d", data, len(convs))
+			}
 			emb, err := local.NewEmbedder(a.ctx, mc)
 			if err != nil {
 				return err
@@ -104,9 +130,19 @@ which it leaves there (use a scratch database).`,
 			if name == local.CuratorLLM {
 				name += " (" + mc.LLM + ")"
 			}
+			if name == local.CuratorOffline {
+				// The run makes its own, so that a grid can vary the
+				// offline curator's thresholds.
+				cur = nil
+			}
+			for _, p := range grid {
+				if p.Ingest && cur != nil {
+					return usagef("--cv-grid %s: the offline curator's constant; this run's curator is %s", p.Name, name)
+				}
+			}
 			cfg := eval.Config{
 				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, LexicalWeight: lexWeight,
-				EmbedText: local.EmbedTexts[embedText], EmbedTextName: embedText, WorkDir: work, Progress: a.stderr,
+				EmbedText: local.EmbedTexts[embedText], EmbedTextName: embedText, WorkDir: work, Progress: a.stderr, CV: grid,
 			}
 			// A PostgreSQL database runs the benchmark in it; a SQLite
 			// path (the default database included) is left alone, and the
@@ -158,7 +194,13 @@ which it leaves there (use a scratch database).`,
 				}
 				fmt.Fprintf(a.stderr, "plot written to %s\n", plotPath)
 			}
-			return res.WriteTable(a.stdout, k)
+			if err := res.WriteTable(a.stdout, k); err != nil {
+				return err
+			}
+			if missesPath != "" {
+				return writeMisses(a, missesPath, eval.Misses(res, convs, k))
+			}
+			return nil
 		},
 	}
 	f := lc.Flags()
@@ -173,7 +215,29 @@ which it leaves there (use a scratch database).`,
 	f.BoolVar(&noLinks, "no-links", false, "amem without linked notes in retrieval (same as --mode amem-no-links)")
 	f.BoolVar(&doAnswer, "answer", false, "answer each question with the configured LLM from its context list and score the answers (F1, set-F1, BLEU-1)")
 	f.StringVar(&plotPath, "plot", "", "draw recall@k curves per mode into this PNG file")
+	f.BoolVar(&cv, "cv", false, "add leave-one-conversation-out cross-validation of the tuned constants (see above)")
+	f.StringArrayVar(&cvGrid, "cv-grid", nil, "a constant and its values for --cv, NAME=V1,V2,... (repeatable; implies --cv)")
+	f.StringVar(&missesPath, "misses", "", "write the failure analysis here: every evidence turn missed at K, with its rank, whether it came linked, whether the turn before was a hit, the content words it shares with the question; and print its counts")
 	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
 	c.AddCommand(lc)
 	return c
+}
+
+// writeMisses writes the failure analysis to path and its counts to stdout.
+func writeMisses(a *app, path string, rep eval.MissReport) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := rep.WriteJSON(f); err != nil {
+		f.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	fmt.Fprintf(a.stderr, "failure analysis written to %s\n", path)
+	fmt.Fprintln(a.stdout)
+	rep.WriteSummary(a.stdout)
+	return nil
 }

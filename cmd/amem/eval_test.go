@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -83,6 +85,78 @@ func TestCLIEvalWithLLMCuratorAndAnswers(t *testing.T) {
 	}
 	if curated != 9 || answered != 3 {
 		t.Fatalf("%d curator calls and %d answers, want 9 and 3", curated, answered)
+	}
+}
+
+// --cv on two conversations: the cross-validated table beside the
+// in-sample one, and the folds in the results file.
+func TestCLIEvalCrossValidates(t *testing.T) {
+	dir := t.TempDir()
+	raw, err := os.ReadFile(filepath.Join("..", "..", "eval", "testdata", "tiny-locomo.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var convs []map[string]any
+	if err := json.Unmarshal(raw, &convs); err != nil {
+		t.Fatal(err)
+	}
+	copyConv := map[string]any{}
+	for k, v := range convs[0] {
+		copyConv[k] = v
+	}
+	copyConv["sample_id"] = "conv-y"
+	raw, _ = json.Marshal(append(convs, copyConv))
+	data := filepath.Join(dir, "two.json")
+	if err := os.WriteFile(data, raw, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "cv.json")
+	table := mustCLI(t, "", "eval", "locomo", "--data", data, "--k", "2", "--cv", "--out", out)
+	if !strings.Contains(table, "**cross-validated, mean over folds**") || !strings.Contains(table, "| conv-x | 2 | lexical-weight=") {
+		t.Fatalf("table:\n%s", table)
+	}
+	raw, err = os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		CV struct {
+			Grid []struct {
+				Name string `json:"name"`
+			} `json:"grid"`
+			Modes []struct {
+				Folds []struct {
+					HeldOut string            `json:"held_out"`
+					Chosen  map[string]string `json:"chosen"`
+				} `json:"folds"`
+			} `json:"modes"`
+		} `json:"cv"`
+	}
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.CV.Grid) != 2 || len(res.CV.Modes) != 1 || len(res.CV.Modes[0].Folds) != 2 || res.CV.Modes[0].Folds[0].Chosen["link-order"] == "" {
+		t.Fatalf("cv in the results file: %+v", res.CV)
+	}
+}
+
+func TestCLIEvalCrossValidationErrors(t *testing.T) {
+	tiny := filepath.Join("..", "..", "eval", "testdata", "tiny-locomo.json")
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--cv-grid", "fusion=1,2"}, `unknown constant "fusion"`},
+		{[]string{"--cv-grid", "lexical-weight=0"}, `"0" is not a positive number`},
+		{[]string{"--cv"}, "needs at least 2; " + tiny + " has 1"},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := append([]string{"eval", "locomo", "--data", tiny, "--embedder", "lexical"}, tc.args...)
+		err := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
+		var msg bytes.Buffer
+		if code := exitCode(err, &msg); code != exitUsage || !strings.Contains(msg.String(), tc.msg) {
+			t.Errorf("%v: exit %d, message %q; want a usage error with %q", tc.args, code, msg.String(), tc.msg)
+		}
 	}
 }
 

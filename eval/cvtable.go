@@ -1,0 +1,57 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// writeTable writes the cross-validated figures beside the in-sample ones,
+// then each fold: what it chose and how the held-out conversation fared.
+func (cv *CVReport) writeTable(w io.Writer, k int) {
+	at := fmt.Sprintf("recall@%d", k)
+	for _, mc := range cv.Modes {
+		fmt.Fprintf(w, "%s, leave one conversation out (%d folds): each fold chooses %s among %d grid points by %s, and is scored on the held-out conversation\n\n",
+			mc.Mode, len(mc.Folds), strings.Join(mc.Params, ", "), mc.Points, cv.Criterion)
+		fmt.Fprintf(w, "| figure | recall@5 | %s | MRR | %s |\n|---|---|---|---|%s\n", at, strings.Join(catHeads(), " | "), strings.Repeat("---|", len(catHeads())))
+		row := func(label string, means map[string]map[string]float64) {
+			o := means["1-4"]
+			fmt.Fprintf(w, "| %s | %s | %s | %s |", label, cell(o, "recall@5"), cell(o, at), cell(o, "mrr"))
+			for _, c := range categoryKeys[:5] {
+				fmt.Fprintf(w, " %s |", cell(means[c], at))
+			}
+			fmt.Fprintln(w)
+		}
+		row("in-sample (shipped constants), pooled over questions", mc.InSample.Means)
+		row("in-sample, best grid point ("+mc.Best.Setting.String()+")", mc.Best.Scores.Means)
+		row("cross-validated, pooled over questions", mc.Pooled.Means)
+		row("in-sample (shipped constants), mean over conversations", mc.InSampleMean)
+		row("**cross-validated, mean over folds**", mc.Mean)
+		fmt.Fprintf(w, "\n(categories: %s over the questions with evidence; the first three columns pool categories 1-4; a mean over conversations weighs each alike, a pooled figure each question)\n\n", at)
+		fmt.Fprintf(w, "| held out | n (1-4) | chosen | %s on the others | held-out %s, shipped | held-out %s, chosen | recall@5 | MRR | multi-hop %s |\n|---|---|---|---|---|---|---|---|---|\n", at, at, at, at)
+		for _, f := range mc.Folds {
+			o := f.Scores.Means["1-4"]
+			fmt.Fprintf(w, "| %s | %d | %s | %.3f | %s | %s | %s | %s | %s |\n", f.HeldOut, f.Scores.Counts["1-4"], f.Chosen,
+				f.TrainCriterion, cell(f.Shipped.Means["1-4"], at), cell(o, at), cell(o, "recall@5"), cell(o, "mrr"), cell(f.Scores.Means["1"], at))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "cross-validation: %.0f s for the grid's ingests and searches\n", cv.Seconds)
+}
+
+// cell is a metric to three decimals, "-" where it was not measured (a
+// category without questions, recall@5 when K is under 5).
+func cell(m map[string]float64, metric string) string {
+	if v, ok := m[metric]; ok {
+		return fmt.Sprintf("%.3f", v)
+	}
+	return "-"
+}
+
+func catHeads() []string {
+	out := make([]string, 5)
+	for i, c := range categoryKeys[:5] {
+		out[i] = categoryLabel(c)
+	}
+	return out
+}
