@@ -102,12 +102,23 @@ func inputSchema[In any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("tool input schema of %T: %v", *new(In), err)) // a bug in In, found by any test
 	}
-	for _, p := range s.Properties {
-		if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
-			p.Type, p.Types = p.Types[1-i], nil
-		}
-	}
+	dropNull(s)
 	return s
+}
+
+// dropNull makes every ["null", T] in s, nested schemas included, plain T.
+func dropNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if i := slices.Index(s.Types, "null"); i >= 0 && len(s.Types) == 2 {
+		s.Type, s.Types = s.Types[1-i], nil
+	}
+	for _, p := range s.Properties {
+		dropNull(p)
+	}
+	dropNull(s.Items)
+	dropNull(s.AdditionalProperties)
 }
 
 // searchSchema is the generated schema with the bounds and choices the
