@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -58,7 +59,8 @@ the default for stdin and files not named .md or .markdown) or per paragraph
 lines, joined by newlines). Blank lines are skipped. Markdown that marks a
 line's role is stripped: heading hashes, "> " quotes, list markers (- * + 1.
 1)), task boxes ([ ] [x]); a thematic break (---) is dropped; emphasis, links
-and code stay; in paragraph mode a fenced code block stays whole, as written.
+and code stay; in paragraph mode a fenced code block stays whole, as written
+(in line mode its fence lines are dropped).
 Each note keeps source=FILE (its base name) and source_line=N.
 
 Mem0 and text imports check every record before anything is written, and
@@ -154,7 +156,7 @@ func (a *app) importConverted(mem *amem.Memory, r io.Reader, from, split, file s
 			return amem.ImportStats{}, err
 		}
 	} else {
-		pieces = textPieces(data, split, file, a.ns())
+		pieces = textPieces(data, split, file, a.ns(), bad)
 	}
 	st, err := a.checkPieces(mem, pieces, bad)
 	if err != nil || dryRun {
@@ -163,10 +165,16 @@ func (a *app) importConverted(mem *amem.Memory, r io.Reader, from, split, file s
 	return a.importBatches(mem, pieces)
 }
 
-// textPieces makes each piece of the text a plain import line.
-func textPieces(data []byte, split, file, ns string) []piece {
+// textPieces makes each piece of the text a plain import line. Text
+// that is not UTF-8 goes to bad: the JSON encoder would turn it into
+// U+FFFD, and a note must be stored as written or not at all.
+func textPieces(data []byte, split, file, ns string, bad *badInput) []piece {
 	var out []piece
 	for _, tp := range splitText(data, split) {
+		if !utf8.ValidString(tp.text) {
+			bad.add(tp.line, "", errors.New("the text is not valid UTF-8"))
+			continue
+		}
 		md := map[string]string{"source_line": strconv.Itoa(tp.line)}
 		if file != "" {
 			md["source"] = filepath.Base(file)
@@ -234,17 +242,21 @@ func (a *app) checkPieces(mem *amem.Memory, pieces []piece, bad *badInput) (amem
 	return st, nil
 }
 
-// importBatches imports pieces checked already, amem.MaxBatch at a time,
+// importBatch is how many notes of a Mem0 or text import go in one
+// transaction: as many as AddBatch takes. Tests make it smaller.
+var importBatch = amem.MaxBatch
+
+// importBatches imports pieces checked already, importBatch at a time,
 // one transaction each, reporting progress when there is more than one
 // batch.
 func (a *app) importBatches(mem *amem.Memory, pieces []piece) (amem.ImportStats, error) {
 	var total amem.ImportStats
 	var bar *progress.Bar
-	if len(pieces) > amem.MaxBatch {
+	if len(pieces) > importBatch {
 		bar = progress.New(a.stderr, "importing notes", len(pieces), progress.Options{})
 		defer bar.Done()
 	}
-	for batch := range slices.Chunk(pieces, amem.MaxBatch) {
+	for batch := range slices.Chunk(pieces, importBatch) {
 		lines, err := encodePieces(batch)
 		if err != nil {
 			return total, err

@@ -38,11 +38,11 @@ var (
 
 // cleanLine strips the Markdown that marks a line's role, not its
 // meaning: heading hashes, blockquote markers, list markers and task
-// boxes, in that order, and surrounding space. A thematic break (---) is
-// nothing. Emphasis, links and code spans stay: they are the text.
+// boxes, in that order, and surrounding space. A thematic break (---) or
+// a code fence (```) alone is nothing. Emphasis, links and code spans stay: they are the text.
 func cleanLine(s string) string {
 	s = strings.TrimSpace(s)
-	if thematicBreak.MatchString(s) {
+	if thematicBreak.MatchString(s) || fence.MatchString(s) {
 		return ""
 	}
 	if heading.MatchString(s) {

@@ -113,8 +113,8 @@ func (b *Bar) due(now time.Time) bool {
 	if b.term {
 		return now.Sub(b.lastAt) >= redrawEvery || (b.total > 0 && b.done >= b.total)
 	}
-	if b.done == b.lastDone {
-		return false
+	if b.done == b.lastDone || (b.total > 0 && b.done >= b.total) {
+		return false // nothing new, or all done: Done's line says it
 	}
 	if now.Sub(b.lastAt) >= b.every {
 		return true
