@@ -18,20 +18,17 @@ import (
 // inspectorDir holds the MCP inspector, pinned by its package-lock.json.
 const inspectorDir = "testdata/inspector"
 
-// inspector runs the MCP inspector's CLI (npx mcp-inspector --cli)
-// against amem mcp over stdio, on db in namespace "me", and returns its
-// JSON answer. It installs the pinned inspector with npm ci first if
-// needed: without node and npm the test fails, as CI must have them.
-func inspector(t *testing.T, db string, args ...string) map[string]any {
+// inspector runs the MCP inspector's CLI (npx mcp-inspector --cli) on
+// the server target names (a command, or a URL and its options) and
+// returns its JSON answer. It installs the pinned inspector with npm ci
+// first if needed: without node and npm the test fails, as CI must have
+// them.
+func inspector(t *testing.T, target []string, args ...string) map[string]any {
 	t.Helper()
 	installInspector(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	// The test binary stands in for amem (see TestMain); the inspector
-	// passes the server only the environment -e gives it.
-	cli := append([]string{"--prefix", inspectorDir, "mcp-inspector", "--cli",
-		os.Args[0], "mcp", "--db", db, "--namespace", "me", "--embedder", "lexical", "--curator", "offline",
-		"-e", "AMEM_TEST_RUN_MAIN=1", "-e", "HOME=" + t.TempDir()}, args...)
+	cli := append(append([]string{"--prefix", inspectorDir, "mcp-inspector", "--cli"}, target...), args...)
 	cmd := exec.CommandContext(ctx, "npx", cli...)
 	// The inspector keeps a catalog of servers; not in the user's home.
 	cmd.Env = append(os.Environ(), "MCP_CATALOG_PATH="+filepath.Join(t.TempDir(), "mcp.json"), "NO_UPDATE_NOTIFIER=1")
@@ -66,11 +63,30 @@ func installInspector(t *testing.T) {
 }
 
 // TestMCPInspector checks amem's MCP tools with the reference client's
-// CLI: --strict fails tools/list on any tool schema a common client can't
-// use, and add and search take list arguments (tags) given and absent.
+// CLI, over stdio (amem mcp) and streamable HTTP (amem serve): --strict
+// fails tools/list on a tool schema it finds unportable, every input
+// schema is checked for type lists, and add and search take list
+// arguments (tags) given and absent.
 func TestMCPInspector(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "mcp.db")
-	list := inspector(t, db, "--method", "tools/list", "--strict")
+	t.Run("stdio", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "mcp.db")
+		// The test binary stands in for amem (see TestMain); the
+		// inspector passes the server only the environment -e gives it.
+		inspectorScenario(t, []string{os.Args[0], "mcp", "--db", db, "--namespace", "me", "--embedder", "lexical", "--curator", "offline",
+			"-e", "AMEM_TEST_RUN_MAIN=1", "-e", "HOME=" + t.TempDir()})
+	})
+	t.Run("http", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "mcp.db")
+		key := createKey(t, db, "--namespace", "me")
+		s := startServe(t, nil, db, "--namespace", "me", "--curator", "offline")
+		inspectorScenario(t, []string{s.url + "/mcp", "--transport", "http", "--header", "Authorization: Bearer " + key})
+	})
+}
+
+// inspectorScenario lists the tools and calls add and search through the
+// inspector on target, whose default namespace must be "me".
+func inspectorScenario(t *testing.T, target []string) {
+	list := inspector(t, target, "--method", "tools/list", "--strict")
 	tools, _ := list["tools"].([]any)
 	var names []string
 	for _, tool := range tools {
@@ -87,7 +103,7 @@ func TestMCPInspector(t *testing.T) {
 
 	call := func(tool string, args ...string) map[string]any {
 		t.Helper()
-		out := inspector(t, db, append([]string{"--method", "tools/call", "--tool-name", tool, "--tool-arg"}, args...)...)
+		out := inspector(t, target, append([]string{"--method", "tools/call", "--tool-name", tool, "--tool-arg"}, args...)...)
 		if isErr, _ := out["isError"].(bool); isErr {
 			t.Fatalf("%s %q: a tool error: %v", tool, args, out["content"])
 		}
