@@ -121,6 +121,35 @@ func dropNull(s *jsonschema.Schema) {
 	dropNull(s.AdditionalProperties)
 }
 
+// outputSchema is the schema generated for Out with every ["null", T],
+// nested ones included, written as anyOf null or T: outputs do hold null
+// lists, and some clients refuse a tool whose schemas hold a list of
+// types anywhere.
+func outputSchema[Out any]() *jsonschema.Schema {
+	s, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool output schema of %T: %v", *new(Out), err)) // a bug in Out, found by any test
+	}
+	nullAsAnyOf(s)
+	return s
+}
+
+func nullAsAnyOf(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for _, p := range s.Properties {
+		nullAsAnyOf(p)
+	}
+	nullAsAnyOf(s.Items)
+	nullAsAnyOf(s.AdditionalProperties)
+	if i := slices.Index(s.Types, "null"); i >= 0 && len(s.Types) == 2 {
+		value := *s
+		value.Type, value.Types, value.Description = s.Types[1-i], nil, ""
+		*s = jsonschema.Schema{Description: s.Description, AnyOf: []*jsonschema.Schema{{Type: "null"}, &value}}
+	}
+}
+
 // searchSchema is the generated schema with the bounds and choices the
 // struct tags cannot express, so that a model sees them before calling.
 func searchSchema() *jsonschema.Schema {

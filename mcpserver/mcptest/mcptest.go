@@ -176,13 +176,16 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession) {
 		if len(tool.Description) < 100 || props["namespace"] == nil {
 			t.Errorf("tool %s: a short description or no namespace argument: %q, schema %v", tool.Name, tool.Description, schema)
 		}
-		// One type each, nested schemas too: some clients refuse
-		// ["null", "array"].
-		for _, u := range TypeUnions("inputSchema", tool.InputSchema) {
+		// One type each, nested schemas and outputs too: some clients
+		// refuse ["null", "array"].
+		out, _ := json.Marshal(tool.OutputSchema)
+		var outSchema any
+		_ = json.Unmarshal(out, &outSchema)
+		for _, u := range append(TypeUnions("inputSchema", tool.InputSchema), TypeUnions("outputSchema", outSchema)...) {
 			t.Errorf("tool %s: %s; want one type", tool.Name, u)
 		}
 		// A vector is thousands of tokens that mean nothing to a model.
-		if out, _ := json.Marshal(tool.OutputSchema); tool.OutputSchema == nil || strings.Contains(string(out), `"embedding"`) {
+		if tool.OutputSchema == nil || strings.Contains(string(out), `"embedding"`) {
 			t.Errorf("tool %s: output schema %s; want one, without embeddings", tool.Name, out)
 		}
 	}
