@@ -45,13 +45,14 @@ nothing is.
 --from mem0 reads memories exported from Mem0 (get_all's output): a JSON
 array of memories, {"results": [...]}, or JSON lines. Each memory's
 "memory" text is a note; its created_at (ISO 8601, with or without
-microseconds and offset; none is UTC) is the note's time; its categories
-are tags; its metadata is kept (values that are not strings as JSON text),
-with mem0_id, mem0_hash, mem0_user_id, mem0_agent_id,
-mem0_run_id, mem0_app_id and mem0_updated_at beside it. The namespace is
---namespace when given; else the memory's user_id, else its agent_id, else
-its run_id, with every character a namespace can't hold (letters, digits
-and . _ - : @) made "_"; else "default".
+microseconds and offset; no offset is UTC; no created_at is the time of the
+import) is the note's time; its categories are tags; its metadata is kept
+(values that are not strings as JSON text), with mem0_id, mem0_hash,
+mem0_user_id, mem0_agent_id, mem0_run_id, mem0_app_id and mem0_updated_at
+beside it. The namespace is --namespace when given; else the memory's
+user_id, else its agent_id, else its run_id, with every character a
+namespace can't hold (letters, digits and . _ - : @) made "_"; else
+"default".
 
 --from text reads a text or Markdown file: one note per line (--split line,
 the default for stdin and files not named .md or .markdown) or per paragraph
@@ -60,8 +61,8 @@ lines, joined by newlines). Blank lines are skipped. Markdown that marks a
 line's role is stripped: heading hashes, "> " quotes, list markers (- * + 1.
 1)), task boxes ([ ] [x]); a thematic break (---) is dropped; emphasis, links
 and code stay; in paragraph mode a fenced code block stays whole, as written
-(in line mode its fence lines are dropped).
-Each note keeps source=FILE (its base name) and source_line=N.
+(in line mode its fence lines are dropped). Each note keeps source=FILE (its
+base name) and source_line=N.
 
 Mem0 and text imports check every record before anything is written, and
 list the bad ones by line or record number (invalid JSON, no memory text, a
