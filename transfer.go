@@ -83,6 +83,11 @@ type ImportOptions struct {
 	Namespace string
 	// MaxLineBytes bounds one line (default 16 MiB).
 	MaxLineBytes int
+	// DryRun checks every line and counts what the import would do,
+	// writing nothing and embedding nothing: a caller that imports a large
+	// file in several calls checks all of it first, so that a bad line
+	// stops it before anything is stored.
+	DryRun bool
 }
 
 // ImportStats says what Import did.
@@ -152,6 +157,9 @@ func (m *Memory) Import(ctx context.Context, r io.Reader, opts ImportOptions) (I
 	if err != nil {
 		return st, err
 	}
+	if opts.DryRun {
+		return m.dryRun(ctx, recs, len(plain), repeats+present)
+	}
 	reembedded, err := m.reembedRecords(ctx, recs)
 	if err != nil {
 		return st, err
@@ -173,6 +181,32 @@ func (m *Memory) Import(ctx context.Context, r io.Reader, opts ImportOptions) (I
 	}
 	m.enrichNew(ctx, added, nil)
 	return st, nil
+}
+
+// dryRun counts what storing recs and adding plain new notes would do.
+// Links are counted for every record that would be restored; the write
+// still checks them.
+func (m *Memory) dryRun(ctx context.Context, recs []Record, plain, duplicates int) (ImportStats, error) {
+	st := ImportStats{Added: plain, Duplicates: duplicates}
+	err := m.view(ctx, func(tx Tx) error {
+		st.Restored, st.Unchanged, st.Links = 0, 0, 0
+		for _, r := range recs {
+			cur, err := tx.FindNote(r.ID)
+			switch {
+			case err == nil && cur.Namespace == r.Namespace && cur.Version == r.Version:
+				st.Unchanged++
+			case err == nil:
+				return recordConflict(r, cur)
+			case errors.Is(err, ErrNotFound):
+				st.Restored++
+				st.Links += len(r.Links)
+			default:
+				return err
+			}
+		}
+		return nil
+	})
+	return st, err
 }
 
 // writeImport stores the records and the plain lines' notes, embedded, in
@@ -463,6 +497,13 @@ func (m *Memory) reembedRecords(ctx context.Context, recs []Record) (int, error)
 	return len(which), nil
 }
 
+// recordConflict is an exported record whose ID the store holds as
+// another note or at another version.
+func recordConflict(r Record, cur Note) error {
+	return fmt.Errorf("%w: note %s exists at version %d of namespace %s; the import has version %d of namespace %s",
+		ErrConflict, r.ID, cur.Version, cur.Namespace, r.Version, r.Namespace)
+}
+
 // restoreRecords stores exported notes as they were, inside a write.
 func (m *Memory) restoreRecords(tx Tx, recs []Record, st *ImportStats) error {
 	known := make(map[string]string, len(recs)) // ID -> namespace
@@ -478,8 +519,7 @@ func (m *Memory) restoreRecords(tx Tx, recs []Record, st *ImportStats) error {
 			known[r.ID] = r.Namespace
 			continue
 		case err == nil:
-			return fmt.Errorf("%w: note %s exists at version %d of namespace %s; the import has version %d of namespace %s",
-				ErrConflict, r.ID, cur.Version, cur.Namespace, r.Version, r.Namespace)
+			return recordConflict(r, cur)
 		case !errors.Is(err, ErrNotFound):
 			return err
 		}

@@ -103,6 +103,8 @@ type namespaced interface{ namespace() string }
 // and lone surrogate escapes into U+FFFD without a word, and a memory
 // must never be stored other than as sent.
 func register[In namespaced, Out any](srv *mcp.Server, t *tools, tool *mcp.Tool, h func(context.Context, string, In) (Out, error)) {
+	tool = new(*tool) // the tools are shared by every server
+	tool.OutputSchema = outputSchema[Out]()
 	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
 		var zero Out
 		if err := jsonin.Check(req.Params.Arguments, "the tool's input"); err != nil {

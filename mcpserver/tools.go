@@ -102,12 +102,52 @@ func inputSchema[In any]() *jsonschema.Schema {
 	if err != nil {
 		panic(fmt.Sprintf("tool input schema of %T: %v", *new(In), err)) // a bug in In, found by any test
 	}
-	for _, p := range s.Properties {
-		if i := slices.Index(p.Types, "null"); i >= 0 && len(p.Types) == 2 {
-			p.Type, p.Types = p.Types[1-i], nil
-		}
-	}
+	dropNull(s)
 	return s
+}
+
+// dropNull makes every ["null", T] in s, nested schemas included, plain T.
+func dropNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if i := slices.Index(s.Types, "null"); i >= 0 && len(s.Types) == 2 {
+		s.Type, s.Types = s.Types[1-i], nil
+	}
+	for _, p := range s.Properties {
+		dropNull(p)
+	}
+	dropNull(s.Items)
+	dropNull(s.AdditionalProperties)
+}
+
+// outputSchema is the schema generated for Out with every ["null", T],
+// nested ones included, written as anyOf null or T: outputs do hold null
+// lists, and some clients refuse a tool whose schemas hold a list of
+// types anywhere.
+func outputSchema[Out any]() *jsonschema.Schema {
+	s, err := jsonschema.For[Out](nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool output schema of %T: %v", *new(Out), err)) // a bug in Out, found by any test
+	}
+	nullAsAnyOf(s)
+	return s
+}
+
+func nullAsAnyOf(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	for _, p := range s.Properties {
+		nullAsAnyOf(p)
+	}
+	nullAsAnyOf(s.Items)
+	nullAsAnyOf(s.AdditionalProperties)
+	if i := slices.Index(s.Types, "null"); i >= 0 && len(s.Types) == 2 {
+		value := *s
+		value.Type, value.Types, value.Description = s.Types[1-i], nil, ""
+		*s = jsonschema.Schema{Description: s.Description, AnyOf: []*jsonschema.Schema{{Type: "null"}, &value}}
+	}
 }
 
 // searchSchema is the generated schema with the bounds and choices the

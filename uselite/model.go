@@ -20,8 +20,11 @@ const (
 	TarballSHA256  = "3855ea6772d2f1537abb3c1095ff03f081f740bbc293f7e9aacb465d50b677ed"
 )
 
+// ModelName is the embedder's name, as stored with every vector it makes
+// (Model.Name) and as amem version reports it.
+const ModelName = "use-lite@" + PackageVersion
+
 const (
-	modelName = "use-lite@" + PackageVersion
 	// outputNode and the two inputs are the model's signature (the names
 	// the reference JavaScript feeds and fetches).
 	outputNode   = "module_apply_default/Encoder_en/hidden_layers/l2_normalize"
@@ -161,7 +164,7 @@ func newModel(g *graph, tok *tokenizer) (*Model, error) {
 func (m *Model) Dimensions() int { return m.dims }
 
 // Name identifies the model and version: "use-lite@0.2.0".
-func (m *Model) Name() string { return modelName }
+func (m *Model) Name() string { return ModelName }
 
 // Embed returns one L2-normalised vector per text, in order. Texts of
 // similar length go through the network together, several to a forward

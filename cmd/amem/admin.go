@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -41,55 +40,6 @@ func (a *app) exportCmd() *cobra.Command {
 		},
 	}
 	c.Flags().StringVarP(&file, "output", "o", "", "write to this file instead of stdout")
-	return c
-}
-
-func (a *app) importCmd() *cobra.Command {
-	var file string
-	c := &cobra.Command{
-		Use:   "import",
-		Short: "read JSON lines: exported notes are restored as they were, plain {\"content\", \"time\"} lines are added",
-		Long: `import reads JSON lines from stdin (or --file). A line with an "id" is an
-exported note and is restored with its links, history and times; other lines
-are new memories: {"content": "...", "time": "RFC 3339", "namespace", "keywords",
-"tags", "metadata"} (all but content optional; --namespace is the default
-namespace). Every line is checked before anything is written, and every bad
-line is reported; then the whole file is stored in one transaction, or
-nothing is. A plain line whose note the namespace holds already (same
-content and time; same content, for a line without a time) is skipped, so
-importing a file twice adds nothing twice. New notes are enriched after.`,
-		Args: exactArgs(0, ""),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var r io.Reader = a.stdin
-			if file != "" {
-				f, err := os.Open(file)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				r = f
-			}
-			return a.withMemory(func(mem *amem.Memory) error {
-				st, err := mem.Import(a.ctx, r, amem.ImportOptions{Namespace: a.ns()})
-				if err != nil {
-					return err
-				}
-				if a.jsonOut {
-					return a.printJSON(st)
-				}
-				fmt.Fprintf(a.stdout, "restored %d notes and %d links, added %d new notes, %d already present", st.Restored, st.Links, st.Added, st.Unchanged)
-				if st.Duplicates > 0 {
-					fmt.Fprintf(a.stdout, ", %d duplicate lines skipped", st.Duplicates)
-				}
-				if st.Reembedded > 0 {
-					fmt.Fprintf(a.stdout, ", re-embedded %d (made by another embedder)", st.Reembedded)
-				}
-				fmt.Fprintln(a.stdout)
-				return nil
-			})
-		},
-	}
-	c.Flags().StringVarP(&file, "file", "f", "", "read this file instead of stdin")
 	return c
 }
 

@@ -58,11 +58,14 @@ nearest notes, and evolves them. Search returns the best notes plus their
 linked notes.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) (err error) {
 			a.cfg, a.configFile, err = resolveConfig(a.flags, os.Getenv)
 			return err
 		},
 	}
+	// --version says what amem version does, without a verb's setup.
+	root.SetVersionTemplate(currentVersion().String())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usagef("%v (see 'amem %s --help')", err, c.Name())
 	})
@@ -83,6 +86,7 @@ linked notes.`,
 		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
 		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(), a.reembedCmd(),
 		a.keysCmd(), a.serveCmd(), a.mcpCmd(), a.configCmd(), a.checkCmd(),
+		a.versionCmd(),
 	)
 	return root
 }

@@ -6,6 +6,7 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net/http"
 	"slices"
@@ -175,22 +176,46 @@ func checkToolList(t *testing.T, cs *mcp.ClientSession) {
 		if len(tool.Description) < 100 || props["namespace"] == nil {
 			t.Errorf("tool %s: a short description or no namespace argument: %q, schema %v", tool.Name, tool.Description, schema)
 		}
-		for name, p := range props {
-			// One type each: some clients refuse ["null", "array"].
-			if p, _ := p.(map[string]any); p != nil {
-				if _, many := p["type"].([]any); many {
-					t.Errorf("tool %s: argument %s has the types %v; want one", tool.Name, name, p["type"])
-				}
-			}
+		// One type each, nested schemas and outputs too: some clients
+		// refuse ["null", "array"].
+		out, _ := json.Marshal(tool.OutputSchema)
+		var outSchema any
+		_ = json.Unmarshal(out, &outSchema)
+		for _, u := range append(TypeUnions("inputSchema", tool.InputSchema), TypeUnions("outputSchema", outSchema)...) {
+			t.Errorf("tool %s: %s; want one type", tool.Name, u)
 		}
 		// A vector is thousands of tokens that mean nothing to a model.
-		if out, _ := json.Marshal(tool.OutputSchema); tool.OutputSchema == nil || strings.Contains(string(out), `"embedding"`) {
+		if tool.OutputSchema == nil || strings.Contains(string(out), `"embedding"`) {
 			t.Errorf("tool %s: output schema %s; want one, without embeddings", tool.Name, out)
 		}
 	}
 	if !slices.Equal(slices.Sorted(slices.Values(names)), slices.Sorted(slices.Values(Tools))) {
 		t.Fatalf("tools/list: %v, want %v", names, Tools)
 	}
+}
+
+// TypeUnions lists every place in the JSON schema v (as decoded into
+// any) whose "type" is a list of types, by its path from root.
+func TypeUnions(root string, v any) []string {
+	var out []string
+	var walk func(path string, v any)
+	walk = func(path string, v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if types, many := v["type"].([]any); many {
+				out = append(out, fmt.Sprintf("%s has the types %v", path, types))
+			}
+			for _, k := range slices.Sorted(maps.Keys(v)) {
+				walk(path+"."+k, v[k])
+			}
+		case []any:
+			for i, x := range v {
+				walk(fmt.Sprintf("%s[%d]", path, i), x)
+			}
+		}
+	}
+	walk(root, v)
+	return out
 }
 
 func checkSearch(t *testing.T, cs *mcp.ClientSession, in func(Args) Args, notes []wire.Note) {
