@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/progress"
 	"github.com/amem-dev/amem/locomo"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
@@ -275,7 +276,7 @@ func ingest(ctx context.Context, convs []locomo.Conversation, name string, cur a
 	for _, c := range convs {
 		total += len(c.Turns())
 	}
-	bar := newProgress(cfg.Progress, "ingest "+name, total)
+	bar := progress.New(cfg.Progress, "ingest "+name, total, progress.Options{})
 	var lat []time.Duration
 	start := cfg.Now()
 	for _, c := range convs {
@@ -294,10 +295,10 @@ func ingest(ctx context.Context, convs []locomo.Conversation, name string, cur a
 				stats.Failed++
 			}
 			stats.Notes++
-			bar.step()
+			bar.Add(1)
 		}
 	}
-	bar.done()
+	bar.Done()
 	stats.Seconds = cfg.Now().Sub(start).Seconds()
 	stats.PerNote = percentiles(lat)
 	for _, c := range convs {
@@ -347,7 +348,7 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 	for _, c := range convs {
 		total += len(c.QA)
 	}
-	bar := newProgress(cfg.Progress, "questions "+string(mode), total)
+	bar := progress.New(cfg.Progress, "questions "+string(mode), total, progress.Options{})
 	var out []QuestionResult
 	var lat []time.Duration
 	for _, c := range convs {
@@ -388,10 +389,10 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 				}
 			}
 			out = append(out, qr)
-			bar.step()
+			bar.Add(1)
 		}
 	}
-	bar.done()
+	bar.Done()
 	res.Search = append(res.Search, SearchStats{Mode: mode, PerQuery: percentiles(lat)})
 	return out, nil
 }

@@ -95,7 +95,8 @@ func TestRunScoresContextLists(t *testing.T) {
 	if b, err := os.ReadFile(png); err != nil || !bytes.HasPrefix(b, []byte("\x89PNG")) {
 		t.Fatalf("plot is not a PNG: %v", err)
 	}
-	if !strings.Contains(progress.String(), "ingest raw 5/5") {
+	// A buffer is a log, not a terminal: whole lines, never a redraw.
+	if p := progress.String(); !strings.Contains(p, "ingest raw: 5/5 (100%), done") || strings.Contains(p, "\r") {
 		t.Fatalf("progress: %q", progress.String())
 	}
 }

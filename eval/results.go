@@ -285,28 +285,4 @@ func labels(cats []string, r *Results) []string {
 	return out
 }
 
-// progress draws "label 123/456" on a terminal-like writer, at most every
-// 1% so that redirected logs stay short.
-type progress struct {
-	w            io.Writer
-	label        string
-	n, total     int
-	start, drawn time.Time
-}
-
-func newProgress(w io.Writer, label string, total int) *progress {
-	return &progress{w: w, label: label, total: total, start: time.Now()}
-}
-
-// step redraws at most twice a second, so a redirected log stays short.
-func (p *progress) step() {
-	p.n++
-	if now := time.Now(); now.Sub(p.drawn) >= 500*time.Millisecond || p.n == p.total {
-		p.drawn = now
-		fmt.Fprintf(p.w, "\r%s %d/%d (%d%%) %.0fs", p.label, p.n, p.total, p.n*100/max(p.total, 1), now.Sub(p.start).Seconds())
-	}
-}
-
-func (p *progress) done() { fmt.Fprintln(p.w) }
-
 func discardLogger() *slog.Logger { return slog.New(slog.DiscardHandler) }
