@@ -11,6 +11,7 @@ package server
 
 import (
 	"context"
+	"math"
 	"fmt"
 	"log/slog"
 	"maps"
@@ -50,6 +51,24 @@ type Options struct {
 	Gatherer   prometheus.Gatherer
 	// Version is reported by /healthz.
 	Version string
+	// KeyRate is the requests per second each API key may make, in bursts
+	// of twice as many (default DefaultKeyRate; negative: no limit).
+	// Past it a request gets 429 with Retry-After.
+	KeyRate float64
+	// AuthFailRate and AuthFailBurst bound the requests with a missing or
+	// wrong key from one client address (defaults DefaultAuthFailRate,
+	// DefaultAuthFailBurst; a negative rate: no limit). Past them the
+	// address's requests get 429 with Retry-After, unchecked, until its
+	// bucket refills.
+	AuthFailRate  float64
+	AuthFailBurst int
+	// ClientIPHeader names a header a trusted reverse proxy sets to the
+	// client's address (X-Forwarded-For, say; its last entry is used).
+	// Empty: the TCP peer's address, which behind a proxy is the proxy's
+	// for every client.
+	ClientIPHeader string
+	// Now is the clock of the rate limits (default time.Now).
+	Now func() time.Time
 }
 
 // Default limits.
@@ -70,7 +89,12 @@ type Server struct {
 	// streams, which would otherwise hold a graceful shutdown open.
 	streams    context.Context
 	endStreams context.CancelFunc
+
+	keyLimits, authFails *limiters // nil: no limit
+	refusals             *refusalLog
 }
+
+func (s *Server) now() time.Time { return s.opts.Now() }
 
 // New returns the API over mem.
 func New(mem *amem.Memory, opts Options) *Server {
@@ -83,14 +107,30 @@ func New(mem *amem.Memory, opts Options) *Server {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
 	}
-	s := &Server{mem: mem, opts: opts, log: opts.Logger, mux: http.NewServeMux()}
+	if opts.KeyRate == 0 {
+		opts.KeyRate = DefaultKeyRate
+	}
+	if opts.AuthFailRate == 0 {
+		opts.AuthFailRate = DefaultAuthFailRate
+	}
+	if opts.AuthFailBurst <= 0 {
+		opts.AuthFailBurst = DefaultAuthFailBurst
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Server{mem: mem, opts: opts, log: opts.Logger, mux: http.NewServeMux(),
+		keyLimits: newLimiters(opts.KeyRate, int(math.Ceil(2*opts.KeyRate))),
+		authFails: newLimiters(opts.AuthFailRate, opts.AuthFailBurst),
+		refusals:  newRefusalLog(),
+	}
 	s.streams, s.endStreams = context.WithCancel(context.Background())
 	s.metrics = newMetrics(mem, opts.Registerer, opts.Gatherer)
 	for _, r := range s.routes() {
 		s.mux.Handle(r.pattern(), s.instrument(r))
 	}
 	if opts.MCP != nil {
-		s.mux.Handle("/mcp", s.endOnDrain(plainErrors(opts.MCP)))
+		s.mux.Handle("/mcp", s.guardAuthFailures(s.endOnDrain(plainErrors(opts.MCP))))
 	}
 	s.mux.Handle("GET /ui/", ui.Handler("/ui"))
 	s.mux.Handle("GET /ui", http.RedirectHandler("/ui/", http.StatusMovedPermanently))
@@ -238,13 +278,29 @@ func (s *Server) instrument(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
-		keyID := s.serve(rec, r, rt)
+		var keyID string
+		if rt.public {
+			keyID = s.serve(rec, r, rt)
+		} else {
+			s.guardAuthFailures(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				keyID = s.serve(w, r, rt)
+			})).ServeHTTP(rec, r)
+		}
 		elapsed := time.Since(start)
 		s.metrics.observe(rt.pattern(), rec.status, elapsed)
 		attrs := []any{"method", r.Method, "path", r.URL.Path, "status", rec.status,
 			"duration_ms", float64(elapsed.Microseconds()) / 1000}
 		if keyID != "" {
 			attrs = append(attrs, "key", keyID)
+		}
+		if refused(rec.status) {
+			ok, dropped := s.refusals.admit(s.now())
+			if !ok {
+				return
+			}
+			if dropped > 0 {
+				attrs = append(attrs, "refusals_not_logged", dropped)
+			}
 		}
 		s.log.Info("request", attrs...)
 	})
@@ -269,6 +325,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 		}
 		s.fail(w, r, err) // a store that can't be reached is a 503
 		return ""
+	}
+	if ok, wait := s.keyLimits.take(p.KeyID, s.now()); !ok {
+		tooMany(w, r, wait, "this API key is over its rate limit")
+		return p.KeyID
 	}
 	if ns := r.PathValue("ns"); ns != "" {
 		if err := amem.ValidNamespace(ns); err != nil {
@@ -309,3 +369,7 @@ func (r *statusRecorder) WriteHeader(code int) {
 }
 
 func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
+// Flush passes flushes on: MCP's event streams need them, and some
+// handlers look for http.Flusher on the writer itself.
+func (r *statusRecorder) Flush() { _ = http.NewResponseController(r.ResponseWriter).Flush() }

@@ -42,6 +42,10 @@ func (a *app) serveCmd() *cobra.Command {
 		workers   int
 		maxBody   int64
 		drain     time.Duration
+		keyRate   float64
+		failRate  float64
+		failBurst int
+		ipHeader  string
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -78,7 +82,8 @@ the requests in flight and the enrichments running, then exits 0.`,
 			}
 			api := server.New(svc.mem, server.Options{
 				Keys: svc.store, Logger: logger, MaxBodyBytes: maxBody, Version: version,
-				MCP: a.mcpHTTP(svc),
+				MCP: a.mcpHTTP(svc), KeyRate: keyRate, AuthFailRate: failRate, AuthFailBurst: failBurst,
+				ClientIPHeader: ipHeader,
 			})
 			svc.onEnrich = api.EnrichResult
 			svc.start(amem.WorkerOptions{Workers: workers})
@@ -92,6 +97,10 @@ the requests in flight and the enrichments running, then exits 0.`,
 	f.DurationVar(&a.claimLease, "claim-lease", 30*time.Second, "how long an enrichment's claim on a note lasts unless renewed: a note claimed by an instance that died waits this long before another takes it over")
 	f.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes (413 above)")
 	f.DurationVar(&drain, "drain-timeout", 30*time.Second, "on shutdown, how long in-flight requests may take to finish")
+	f.Float64Var(&keyRate, "key-rate", server.DefaultKeyRate, "requests per second each API key may make, in bursts of twice as many (429 with Retry-After past it; negative: no limit)")
+	f.Float64Var(&failRate, "auth-fail-rate", server.DefaultAuthFailRate, "requests with a missing or wrong key per second one client address may make after its burst; past it the address gets 429 until its bucket refills (negative: no limit)")
+	f.IntVar(&failBurst, "auth-fail-burst", server.DefaultAuthFailBurst, "requests with a missing or wrong key one client address may make at once")
+	f.StringVar(&ipHeader, "client-ip-header", "", "header a trusted reverse proxy sets to the client's address, e.g. X-Forwarded-For (its last entry is used); default: the connection's address")
 	return c
 }
 
