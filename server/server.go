@@ -11,10 +11,10 @@ package server
 
 import (
 	"context"
-	"math"
 	"fmt"
 	"log/slog"
 	"maps"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
