@@ -384,3 +384,21 @@ func TestApproximatePersisted(t *testing.T) {
 	}
 	reopen("another namespace's file", 1, 0)
 }
+
+// Close stops a build in progress and waits for it: nothing runs on
+// against the closed store, and the next process builds afresh.
+func TestApproximateCloseDuringBuild(t *testing.T) {
+	path, dir := filepath.Join(t.TempDir(), "c.db"), t.TempDir()
+	mem := openOpts(t, path, annOptions(300, dir))
+	addNotes(t, mem, "closing", 0, 2000)
+	started := make(chan struct{})
+	mem.SetBuildHook(func(string) { close(started) })
+	vectorIDs(t, mem, "closing", "start a build")
+	<-started
+	if err := mem.Close(); err != nil {
+		t.Fatal(err)
+	}
+	mem = openOpts(t, path, annOptions(300, dir))
+	defer mem.Close()
+	waitApproximate(t, mem, "closing")
+}

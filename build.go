@@ -31,7 +31,7 @@ type builtIndex struct {
 // a Flat of ApproximateFrom vectors or more, or an approximate index
 // that needs compacting. The caller holds s.mu for writing.
 func (m *Memory) maybeBuild(s *space) {
-	if s.building || m.opts.ApproximateFrom < 0 || m.bg.Err() != nil {
+	if s.building || m.opts.ApproximateFrom < 0 {
 		return
 	}
 	switch v := s.idx.(type) {
@@ -45,6 +45,11 @@ func (m *Memory) maybeBuild(s *space) {
 		}
 	default:
 		return
+	}
+	m.bgMu.Lock()
+	defer m.bgMu.Unlock()
+	if m.bg.Err() != nil {
+		return // closing
 	}
 	s.building = true
 	m.builds.Add(1)

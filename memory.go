@@ -36,9 +36,12 @@ type Memory struct {
 	spaces *spaces
 
 	// bg is done at Close; builds counts the background index builds
-	// running (build.go), which Close waits for.
+	// running (build.go), which Close waits for. bgMu orders a build's
+	// start before Close's wait, or after bg is done (then it does not
+	// start).
 	bg     context.Context
 	stopBG context.CancelFunc
+	bgMu   sync.Mutex
 	builds sync.WaitGroup
 	// annBuilds and annLoads count approximate indexes built and read
 	// from Options.IndexDir, for tests; buildHook, set by tests, runs
@@ -102,7 +105,9 @@ func (m *Memory) Close() error {
 	if m.closed.Swap(true) {
 		return nil
 	}
+	m.bgMu.Lock()
 	m.stopBG()
+	m.bgMu.Unlock()
 	m.builds.Wait()
 	m.saveIndexes()
 	return m.store.Close()
