@@ -125,7 +125,7 @@ func loadANN(dir, ns, embedder string, dims int) (*hnsw.Index, int64, error) {
 	if name != embedder || fileDims != dims {
 		return nil, 0, fmt.Errorf("%w: vectors of %s (%d), the namespace's are %s (%d)", errStaleIndex, name, fileDims, embedder, dims)
 	}
-	x, err := hnsw.Read(r, nil)
+	x, err := hnsw.Read(r, &annOptions)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -82,7 +82,7 @@ func (m *Memory) build(s *space) error {
 	case flatVectors:
 		ids, vecs := v.Copy()
 		link = func(ctx context.Context) (*hnsw.Index, error) {
-			x, err := hnsw.New(dim, nil)
+			x, err := hnsw.New(dim, &annOptions)
 			if err != nil {
 				return nil, err
 			}

@@ -112,6 +112,7 @@ func BenchmarkApproximate(b *testing.B) {
 				b.ReportMetric(p50, "exact-p50-ms")
 				b.ReportMetric(p99, "exact-p99-ms")
 				mem.Close()
+				mem = nil // for the heap measured next
 
 				// Approximate, first open: built in the background.
 				os.RemoveAll(idxDir)
@@ -128,6 +129,7 @@ func BenchmarkApproximate(b *testing.B) {
 				search(mem, qs[0]) // swaps the built index in
 				b.ReportMetric(time.Since(t0).Seconds(), "build-s")
 				mem.Close()
+				mem = nil
 
 				// Approximate, reopened from the saved index.
 				mem, before = open(0)
