@@ -47,12 +47,15 @@ func (f flatVectors) bytes() int64 { return int64(f.Len()) * int64(f.Dim()) * 4 
 type annVectors struct{ *hnsw.Index }
 
 // annOptions are the kernel's approximate indexes' options. EfSearch is
-// twice package hnsw's default: on BenchmarkScale's notes (LoCoMo turns,
-// each repeated with a little noise, so near-duplicates by the dozen)
-// at 100k, re-ranked recall@10 was 0.876 at 128, 0.945 at 192, 0.965 at
-// 256 and 0.978 at 384 (2-core shared VM, 2026-12-03); the synthetic set
-// hnsw was tuned on has no such clusters.
-var annOptions = hnsw.Options{EfSearch: 256}
+// three times package hnsw's default: on BenchmarkScale's notes (LoCoMo
+// turns, each repeated with a little noise, so near-duplicates by the
+// dozen) at 100k, re-ranked recall@10 over 200 questions was 0.876 at
+// 128, 0.945 at 192, 0.965 at 256 and 0.978 at 384, and through
+// Memory.Search over 300 questions 0.937 at 256 (2-core shared VM,
+// 2026-12-03); the synthetic set hnsw was tuned on has no such clusters.
+// Keeping the pruned candidates in the neighbour lists (the paper's
+// keepPrunedConnections) made it worse: 0.769 at 128.
+var annOptions = hnsw.Options{EfSearch: 384}
 
 func (a annVectors) search(q []float32, k int, allow func(string) bool, rerank hnsw.Rerank) ([]index.Hit, error) {
 	return a.Search(q, k, allow, rerank)
