@@ -54,7 +54,11 @@ type annVectors struct{ *hnsw.Index }
 // Memory.Search over 300 questions 0.937 at 256 (2-core shared VM,
 // 2026-12-03); the synthetic set hnsw was tuned on has no such clusters.
 // Keeping the pruned candidates in the neighbour lists (the paper's
-// keepPrunedConnections) made it worse: 0.769 at 128.
+// keepPrunedConnections) made it worse: 0.769 at 128. At 1M, where
+// that corpus repeats each of its 1,451 turns about 690 times, 384
+// gives only 0.59 (BenchmarkApproximate): clusters of near-copies larger
+// than the search's pool trap it. Real namespaces are not built so; the
+// synthetic set gives 0.996 at 1M with 128.
 var annOptions = hnsw.Options{EfSearch: 384}
 
 func (a annVectors) search(q []float32, k int, allow func(string) bool, rerank hnsw.Rerank) ([]index.Hit, error) {
