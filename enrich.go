@@ -376,7 +376,7 @@ func (m *Memory) candidates(ctx context.Context, n Note) ([]Candidate, error) {
 	if err != nil {
 		return nil, err
 	}
-	hits, err := s.search(n.Embedding, m.opts.Candidates, func(id string) bool { return id != n.ID })
+	hits, err := s.search(n.Embedding, m.opts.Candidates, nil, n.ID, m.rerank(ctx, n.Namespace))
 	if err != nil {
 		return nil, err
 	}

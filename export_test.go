@@ -3,3 +3,30 @@ package amem
 // HybridDepth is hybridDepth for the external tests: their oracle fuses
 // rankings read to the same depth as Search.
 var HybridDepth = hybridDepth
+
+// ANNCounts returns how many approximate indexes m has built and read
+// from Options.IndexDir.
+func (m *Memory) ANNCounts() (builds, loads int64) {
+	return m.annBuilds.Load(), m.annLoads.Load()
+}
+
+// Approximate reports whether ns is searched through an approximate
+// index now, and whether a build for it is running or waits to be
+// swapped in.
+func (m *Memory) Approximate(ns string) (approximate, building bool) {
+	s := m.spaces.loaded(ns)
+	if s == nil {
+		return false, false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, approximate = s.idx.(annVectors)
+	return approximate, s.building
+}
+
+// SetBuildHook makes every background build call f first. Set it before
+// the first search.
+func (m *Memory) SetBuildHook(f func(ns string)) { m.buildHook = f }
+
+// ANNPath is the file a namespace's approximate index is saved in.
+var ANNPath = annPath

@@ -199,6 +199,11 @@ type Tx interface {
 	// Embeddings calls fn for each note of the namespace that has an
 	// embedding. vec is only valid during the call.
 	Embeddings(ns string, fn func(id string, vec []float32) error) error
+	// EmbeddingsOf calls fn, in no particular order, for each of ids that
+	// is a note of the namespace with an embedding; the others are
+	// skipped. vec is only valid during the call. The approximate index
+	// re-ranks its candidates by the vectors it reads here.
+	EmbeddingsOf(ns string, ids []string, fn func(id string, vec []float32) error) error
 	// MatchIDs returns the IDs of notes that pass the filter; a zero
 	// filter passes every note (Memory.Browse lists by it).
 	MatchIDs(ns string, f Filter) ([]string, error)

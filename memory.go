@@ -35,6 +35,20 @@ type Memory struct {
 	closed atomic.Bool
 	spaces *spaces
 
+	// bg is done at Close; builds counts the background index builds
+	// running (build.go), which Close waits for. bgMu orders a build's
+	// start before Close's wait, or after bg is done (then it does not
+	// start).
+	bg     context.Context
+	stopBG context.CancelFunc
+	bgMu   sync.Mutex
+	builds sync.WaitGroup
+	// annBuilds and annLoads count approximate indexes built and read
+	// from Options.IndexDir, for tests; buildHook, set by tests, runs
+	// at the start of each build.
+	annBuilds, annLoads atomic.Int64
+	buildHook           func(ns string)
+
 	warmMu sync.Mutex
 	warm   map[string]*warmState // per namespace, kept when its index is evicted
 
@@ -66,8 +80,10 @@ func Open(ctx context.Context, store Store, opts *Options) (*Memory, error) {
 		wake:    make(chan struct{}),
 		waiters: make(map[string]chan struct{}),
 	}
+	m.bg, m.stopBG = context.WithCancel(context.Background())
 	// Check the store answers before handing the Memory out.
 	if err := store.View(ctx, func(tx Tx) error { _, err := tx.Namespaces(); return err }); err != nil {
+		m.stopBG()
 		return nil, fmt.Errorf("open memory: %w", err)
 	}
 	return m, nil
@@ -82,11 +98,18 @@ func newOwner() string {
 	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
-// Close closes the store. Calls after Close return ErrClosed.
+// Close stops the background index builds, saves the approximate indexes
+// that changed (Options.IndexDir) and closes the store. Calls after Close
+// return ErrClosed.
 func (m *Memory) Close() error {
 	if m.closed.Swap(true) {
 		return nil
 	}
+	m.bgMu.Lock()
+	m.stopBG()
+	m.bgMu.Unlock()
+	m.builds.Wait()
+	m.saveIndexes()
 	return m.store.Close()
 }
 

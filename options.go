@@ -85,11 +85,26 @@ type Options struct {
 	ClaimLease time.Duration
 
 	// IndexBudget bounds the bytes the in-process indexes hold (vectors,
-	// 4 per dimension per note, and an estimate of the full-text
-	// index's); past it the least recently used namespaces are dropped,
+	// 4 per dimension per note, or the approximate index's codes and
+	// links, and an estimate of the full-text index's); past it the least recently used namespaces are dropped,
 	// to be reloaded from the store when next used. Default 1 GiB (about
 	// 450,000 notes of 512 dimensions); negative means no bound.
 	IndexBudget int64
+
+	// ApproximateFrom is the number of vectors from which a namespace is
+	// searched through an approximate index (package hnsw: int8 codes in
+	// a graph, candidates re-ranked by their float vectors read from the
+	// store) instead of an exact scan. Default DefaultApproximateFrom;
+	// negative means never. The index is built in the background while
+	// searches stay exact, and swapped in when ready.
+	ApproximateFrom int
+
+	// IndexDir is where approximate indexes are saved, one file per
+	// namespace, so that reopening a large namespace reads its index
+	// instead of building it. Empty: not saved. Package local sets it
+	// beside the database. A file is a cache: one the store does not
+	// bear out is deleted and rebuilt.
+	IndexDir string
 }
 
 // Defaults.
@@ -97,6 +112,10 @@ const (
 	DefaultCandidates      = 10
 	DefaultMaxContentBytes = 32 << 10
 	DefaultLinksPerHit     = 3
+	// DefaultApproximateFrom is where exact search (16 ms at 50k x 512
+	// on one core) starts to cost more than an approximate index's build
+	// and its 1-in-100 misses are worth; see package hnsw.
+	DefaultApproximateFrom = 50_000
 	DefaultNamespace       = "default"
 	MaxK                   = 1000
 )
@@ -171,6 +190,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.ClaimLease <= 0 {
 		v.ClaimLease = 30 * time.Second
+	}
+	if v.ApproximateFrom == 0 {
+		v.ApproximateFrom = DefaultApproximateFrom
 	}
 	if v.IndexBudget == 0 {
 		v.IndexBudget = 1 << 30

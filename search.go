@@ -213,7 +213,7 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 		filter = func(id string) bool { return allow[id] }
 	}
 	if vecK > 0 {
-		hits, err := s.search(qvec, vecK, filter)
+		hits, err := s.search(qvec, vecK, allow, "", m.rerank(ctx, ns))
 		if err != nil {
 			return nil, nil, err
 		}

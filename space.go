@@ -2,11 +2,16 @@ package amem
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 
 	"github.com/amem-dev/amem/index"
+	"github.com/amem-dev/amem/index/hnsw"
 	"github.com/amem-dev/amem/lexindex"
 )
 
@@ -29,10 +34,20 @@ type space struct {
 	// caller's context.
 	turn chan struct{}
 
-	mu  sync.RWMutex // guards idx, lex and seq
-	idx *index.Flat
+	mu  sync.RWMutex // guards every field below but used
+	idx vectors
 	lex *lexindex.Index
 	seq int64 // the feed number the indexes reflect; -1 until loaded
+
+	// building is set while an approximate index is built in the
+	// background (build.go), until the next catch-up swaps the result,
+	// left in built, in for idx.
+	building bool
+	built    *builtIndex
+	// saved is the feed number of the index file this process last wrote
+	// or read for the namespace (-1: none), so that Close writes only an
+	// index that changed since.
+	saved int64
 
 	used atomic.Int64 // last use (a counter tick), for eviction
 }
@@ -57,7 +72,7 @@ func (ss *spaces) get(ns string) *space {
 	defer ss.mu.Unlock()
 	s := ss.m[ns]
 	if s == nil {
-		s = &space{ns: ns, turn: make(chan struct{}, 1), seq: -1}
+		s = &space{ns: ns, turn: make(chan struct{}, 1), seq: -1, saved: -1}
 		ss.m[ns] = s
 	}
 	s.used.Store(ss.clock.Add(1))
@@ -125,7 +140,7 @@ func (ss *spaces) evict(keep *space) {
 // still use it (it is empty and current).
 func (ss *spaces) forgetIfNever(s *space) {
 	s.mu.RLock()
-	never := s.seq == 0 && s.idx != nil && s.idx.Len() == 0
+	never := s.seq == 0 && s.idx != nil && s.idx.len() == 0
 	s.mu.RUnlock()
 	if !never {
 		return
@@ -144,14 +159,40 @@ func (s *space) bytes() int64 {
 	if s.idx == nil {
 		return 0
 	}
-	return int64(s.idx.Len())*int64(s.idx.Dim())*4 + s.lex.Bytes()
+	return s.idx.bytes() + s.lex.Bytes()
 }
 
-// search ranks the space's vectors against query.
-func (s *space) search(query []float32, k int, allow func(string) bool) ([]index.Hit, error) {
+// selective is the share of a namespace below which a filter's matches
+// are ranked by a scan of just them rather than a search of the whole
+// index that skips the rest: package hnsw measured the crossing near 1
+// in 20 (see its doc).
+const selective = 20
+
+// search ranks the space's vectors against query: among allow's notes
+// if allow is not nil, never except (a note's own neighbours leave it
+// out). rerank supplies float vectors to an approximate index.
+func (s *space) search(query []float32, k int, allow map[string]bool, except string, rerank hnsw.Rerank) ([]index.Hit, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return s.idx.Search(query, k, allow)
+	switch {
+	case allow == nil && except != "":
+		// One more, unfiltered, then drop it: a filter would cost the
+		// approximate index a bounded wander for nothing.
+		hits, err := s.idx.search(query, k+1, nil, rerank)
+		hits = slices.DeleteFunc(hits, func(h index.Hit) bool { return h.ID == except })
+		return hits[:min(k, len(hits))], err
+	case allow == nil:
+		return s.idx.search(query, k, nil, rerank)
+	case len(allow) < s.idx.len()/selective:
+		ids := make([]string, 0, len(allow))
+		for id := range allow {
+			if id != except {
+				ids = append(ids, id)
+			}
+		}
+		return s.idx.searchAmong(query, k, ids, rerank)
+	}
+	return s.idx.search(query, k, func(id string) bool { return allow[id] && id != except }, rerank)
 }
 
 // searchText ranks the space's notes by BM25 against query.
@@ -196,12 +237,22 @@ func (m *Memory) advance(ctx context.Context, nss ...string) {
 	}
 }
 
-// loadAll reads every note of the namespace into new indexes. The text is
-// indexed on another goroutine, in batches, while the store is read and
-// the vectors copied: tokenising was a third of a load's time.
-func loadAll(tx Tx, ns string, dim, notes int) (*index.Flat, *lexindex.Index, error) {
-	flat := index.NewFlat(dim)
-	flat.Grow(notes)
+// loadAll reads every note of the namespace into a new full-text index
+// and its vectors into ann if ann is not nil, else into a new Flat. ann
+// is a saved index reflecting feed number annSeq: only the notes changed
+// since are written to it, and it must hold exactly the store's vectors
+// after (errStaleIndex if not). The text is indexed on another
+// goroutine, in batches, while the store is read and the vectors copied:
+// tokenising was a third of a load's time.
+func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (vectors, *lexindex.Index, error) {
+	var vecs vectors
+	if ann != nil {
+		vecs = annVectors{ann}
+	} else {
+		flat := index.NewFlat(dim)
+		flat.Grow(notes)
+		vecs = flatVectors{flat}
+	}
 	lex := lexindex.New()
 	type doc struct {
 		id string
@@ -220,9 +271,14 @@ func loadAll(tx Tx, ns string, dim, notes int) (*index.Flat, *lexindex.Index, er
 	}()
 	b := make([]doc, 0, batch)
 	pace := newLoadPacer(notes, dim)
+	embedded := 0
 	err := tx.Changes(ns, 0, func(c Change) error {
 		pace.row()
+		changed := ann == nil || c.Seq > annSeq
 		if c.Deleted {
+			if changed && ann != nil {
+				ann.Remove(c.ID)
+			}
 			return nil
 		}
 		b = append(b, doc{c.ID, textOf(c.Note)})
@@ -231,21 +287,93 @@ func loadAll(tx Tx, ns string, dim, notes int) (*index.Flat, *lexindex.Index, er
 			b = make([]doc, 0, batch)
 		}
 		if len(c.Note.Embedding) == 0 {
+			if changed {
+				vecs.remove(c.ID)
+			}
 			return nil
 		}
-		return flat.Upsert(c.ID, c.Note.Embedding)
+		embedded++
+		if !changed {
+			if !ann.Has(c.ID) {
+				return fmt.Errorf("%w: note %s (feed number %d) is missing", errStaleIndex, c.ID, c.Seq)
+			}
+			return nil
+		}
+		return vecs.upsert(c.ID, c.Note.Embedding)
 	})
 	texts <- b
 	close(texts)
 	<-done
-	return flat, lex, err
+	if err == nil && vecs.len() != embedded {
+		// Every vector of the store is in the index: equal counts mean
+		// it holds no others.
+		err = fmt.Errorf("%w: it holds %d vectors, the store %d", errStaleIndex, vecs.len(), embedded)
+	}
+	return vecs, lex, err
+}
+
+// load reads the namespace afresh, in tx: from its saved approximate
+// index caught up with the feed, when there is one the store bears out,
+// else every vector into a Flat (which catchUp may then start replacing
+// with an approximate index in the background). It reports the feed
+// number of the index file it used, or -1.
+func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, int64, error) {
+	st, err := tx.Stats(ns)
+	if err != nil {
+		return nil, nil, -1, err
+	}
+	dim := m.opts.Embedder.Dimensions()
+	if ann, seq := m.savedIndex(ns, f); ann != nil {
+		vecs, lex, err := loadAll(tx, ns, dim, st.Notes, ann, seq)
+		if err == nil {
+			m.annLoads.Add(1)
+			return vecs, lex, seq, nil
+		}
+		if !errors.Is(err, errStaleIndex) {
+			return nil, nil, -1, err
+		}
+		m.dropSaved(ns, err)
+	}
+	vecs, lex, err := loadAll(tx, ns, dim, st.Notes, nil, 0)
+	return vecs, lex, -1, err
+}
+
+// savedIndex returns the namespace's saved index and the feed number it
+// reflects, if there is one within feed f; one that is not is deleted.
+func (m *Memory) savedIndex(ns string, f Feed) (*hnsw.Index, int64) {
+	dir := m.opts.IndexDir
+	if dir == "" || m.opts.ApproximateFrom < 0 || f.Embedder == "" {
+		return nil, -1
+	}
+	ann, seq, err := loadANN(dir, ns, f.Embedder, f.Dimensions)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, -1
+	case err != nil:
+		m.dropSaved(ns, err)
+		return nil, -1
+	case seq < f.Horizon || seq > f.Head:
+		m.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon))
+		return nil, -1
+	}
+	return ann, seq
+}
+
+// dropSaved deletes a saved index the store does not bear out.
+func (m *Memory) dropSaved(ns string, why error) {
+	m.log.Warn("saved vector index not used; building it afresh", "namespace", ns, "err", why)
+	if err := os.Remove(annPath(m.opts.IndexDir, ns)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		m.log.Warn("delete saved vector index", "namespace", ns, "err", err)
+	}
 }
 
 // catchUp brings the space's indexes to the feed's head: in one read
 // transaction it reads the head and, if the indexes are behind, the
 // changes since (or, for indexes never loaded or behind the feed's
-// compaction horizon, every note). The indexes are swapped or patched only
-// after the read, so searches go on meanwhile.
+// compaction horizon, every note). An approximate index built in the
+// background is swapped in here, caught up from the feed number it was
+// built at. The indexes are swapped or patched only after the read, so
+// searches go on meanwhile.
 func (m *Memory) catchUp(ctx context.Context, s *space) error {
 	select {
 	case s.turn <- struct{}{}:
@@ -255,13 +383,15 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 	defer func() { <-s.turn }()
 
 	s.mu.RLock()
-	seq := s.seq
+	seq, built := s.seq, s.built
 	s.mu.RUnlock()
+	seen := built // swapped in or dropped below, either way done with
 
 	var (
 		head    int64
-		full    *index.Flat
+		full    vectors
 		fullLex *lexindex.Index
+		fileSeq int64
 		changes []Change
 	)
 	err := m.view(ctx, func(tx Tx) error {
@@ -275,20 +405,26 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 			}
 		}
 		head = f.Head
+		if built != nil && (built.seq < f.Horizon || built.seq > head) {
+			// Built from a feed since compacted past it, or from a
+			// database since restored: only a new build is sure.
+			built = nil
+		}
 		switch {
-		case seq >= 0 && head == seq:
+		case seq >= 0 && head == seq && built == nil:
 			return nil
 		case seq < 0 || seq < f.Horizon || head < seq:
 			// head < seq: the feed went back (a restored database);
 			// only a reload is sure.
-			st, err := tx.Stats(s.ns)
-			if err != nil {
-				return err
-			}
-			full, fullLex, err = loadAll(tx, s.ns, m.opts.Embedder.Dimensions(), st.Notes)
+			built = nil
+			full, fullLex, fileSeq, err = m.load(tx, s.ns, f)
 			return err
 		}
-		return tx.Changes(s.ns, seq, func(c Change) error {
+		from := seq
+		if built != nil {
+			from = min(seq, built.seq)
+		}
+		return tx.Changes(s.ns, from, func(c Change) error {
 			n := c.Note
 			c.Note = Note{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags,
 				Embedding: append([]float32(nil), n.Embedding...)}
@@ -300,23 +436,50 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 		return fmt.Errorf("namespace %s: %w", s.ns, err)
 	}
 
+	// The built index is this catch-up's alone (the build that made it
+	// is over), so it is brought up to date before the lock is taken.
+	if built != nil {
+		x := annVectors{built.x}
+		for _, c := range changes {
+			if c.Seq > built.seq {
+				if err := applyVector(x, c); err != nil {
+					s.mu.Lock()
+					s.built, s.building = nil, false
+					s.mu.Unlock()
+					return fmt.Errorf("namespace %s: note %s: %w", s.ns, c.ID, err)
+				}
+			}
+		}
+	}
+
 	s.mu.Lock()
+	if seen != nil && s.built == seen {
+		s.built, s.building = nil, false
+	}
 	switch {
 	case full != nil:
 		s.idx, s.lex = full, fullLex
-	case len(changes) > 0:
+		if fileSeq >= 0 {
+			s.saved = fileSeq
+		}
+	default:
+		if built != nil {
+			s.idx = annVectors{built.x}
+			s.saved = built.saved
+		}
 		for _, c := range changes {
+			if c.Seq <= seq {
+				continue
+			}
 			if c.Deleted {
-				s.idx.Remove(c.ID)
 				s.lex.Remove(c.ID)
+			} else {
+				s.lex.Upsert(c.ID, textOf(c.Note))
+			}
+			if built != nil {
 				continue
 			}
-			s.lex.Upsert(c.ID, textOf(c.Note))
-			if len(c.Note.Embedding) == 0 {
-				s.idx.Remove(c.ID)
-				continue
-			}
-			if err := s.idx.Upsert(c.ID, c.Note.Embedding); err != nil {
+			if err := applyVector(s.idx, c); err != nil {
 				// Vectors are checked before they are stored: the store
 				// holds a vector of the wrong size, so reload in full next
 				// time rather than search a partial index.
@@ -327,9 +490,19 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 		}
 	}
 	s.seq = head
+	m.maybeBuild(s)
 	s.mu.Unlock()
-	if full != nil || len(changes) > 0 {
+	if full != nil || len(changes) > 0 || built != nil {
 		m.spaces.evict(s)
 	}
 	return nil
+}
+
+// applyVector applies a change of the feed to a vector index.
+func applyVector(v vectors, c Change) error {
+	if c.Deleted || len(c.Note.Embedding) == 0 {
+		v.remove(c.ID)
+		return nil
+	}
+	return v.upsert(c.ID, c.Note.Embedding)
 }

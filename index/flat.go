@@ -261,3 +261,16 @@ func (h *topK) sorted() []Hit {
 	sort.Slice(out, func(i, j int) bool { return worse(out[j], out[i]) })
 	return out
 }
+
+// Copy returns the ids and their normalised vectors, the vectors in one
+// new block: what building another index from this one reads, under the
+// caller's read lock, so that the build itself needs no lock.
+func (f *Flat) Copy() (ids []string, vecs [][]float32) {
+	ids = slices.Clone(f.ids)
+	data := slices.Clone(f.data)
+	vecs = make([][]float32, len(ids))
+	for r := range vecs {
+		vecs[r] = data[r*f.dim : (r+1)*f.dim : (r+1)*f.dim]
+	}
+	return ids, vecs
+}

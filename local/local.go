@@ -186,6 +186,9 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error)
 	if cfg.Logger != nil {
 		opts.Logger = cfg.Logger
 	}
+	if opts.IndexDir == "" {
+		opts.IndexDir = IndexDir(cfg.Path)
+	}
 	cur, err := NewCurator(cfg, emb)
 	if err != nil {
 		return nil, nil, err

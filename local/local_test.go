@@ -180,3 +180,21 @@ func benchTurn(i int) string {
 	topics := []string{"painting", "adoption", "camping", "pottery", "a support group", "the violin", "running", "a new job"}
 	return fmt.Sprintf("Speaker%d: last week I spent time on %s and %s.", i%2, topics[i%len(topics)], topics[(i*3+1)%len(topics)])
 }
+
+// The approximate indexes go beside a SQLite file, and for PostgreSQL
+// into the user cache, named by the URL without its password (a changed
+// password keeps the cache; the cache never holds it).
+func TestIndexDir(t *testing.T) {
+	if got := IndexDir("/data/amem.db"); got != "/data/amem.db.ann" {
+		t.Errorf("sqlite: %q", got)
+	}
+	a := IndexDir("postgres://u:secret@db:5432/amem")
+	b := IndexDir("postgres://u:other@db:5432/amem")
+	c := IndexDir("postgres://u:secret@db:5432/other")
+	if a == "" || a != b || a == c || strings.Contains(a, "secret") {
+		t.Errorf("postgres: %q, %q, %q", a, b, c)
+	}
+	if got := IndexDir("ftp://x/y"); got != "" {
+		t.Errorf("unsupported URL: %q", got)
+	}
+}

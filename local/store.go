@@ -2,7 +2,11 @@ package local
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -70,4 +74,26 @@ func ShowDB(db string) string {
 		return postgres.Redact(db)
 	}
 	return db
+}
+
+// IndexDir is where Open saves the approximate vector indexes of the
+// database db (amem.Options.IndexDir): beside a SQLite file, in
+// <file>.ann; for PostgreSQL, in the user cache directory, under a hash
+// of the URL without its password, as they are this host's cache of a
+// shared database, not part of it ("" when there is no cache directory:
+// then they are rebuilt at each start, in the background).
+func IndexDir(db string) string {
+	pg, err := IsPostgres(db)
+	switch {
+	case err != nil:
+		return ""
+	case !pg:
+		return db + ".ann"
+	}
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(postgres.Redact(db)))
+	return filepath.Join(cache, "amem", "ann", hex.EncodeToString(sum[:12]))
 }

@@ -94,3 +94,20 @@ func (t *tx) Embeddings(ns string, fn func(id string, vec []float32) error) erro
 	defer rows.Close()
 	return sqlstore.Embeddings[pgtype.DriverBytes](t.ctx, mapped{rows}, fn)
 }
+
+const selectEmbeddingsOf = `SELECT id, embedding FROM notes
+WHERE ns = $1 AND id = ANY($2) AND embedding IS NOT NULL`
+
+// EmbeddingsOf streams the vectors of the notes of ns among ids, as
+// Embeddings does.
+func (t *tx) EmbeddingsOf(ns string, ids []string, fn func(id string, vec []float32) error) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := t.query(selectEmbeddingsOf, ns, ids)
+	if err != nil {
+		return fmt.Errorf("embeddings: %w", err)
+	}
+	defer rows.Close()
+	return sqlstore.Embeddings[pgtype.DriverBytes](t.ctx, mapped{rows}, fn)
+}

@@ -96,3 +96,20 @@ func (t *tx) Embeddings(ns string, fn func(id string, vec []float32) error) erro
 	defer rows.Close()
 	return sqlstore.Embeddings[sql.RawBytes](t.ctx, rows, fn)
 }
+
+const selectEmbeddingsOf = `SELECT id, embedding FROM notes
+WHERE ns = ? AND id IN (SELECT value FROM json_each(?)) AND embedding IS NOT NULL`
+
+// EmbeddingsOf streams the vectors of the notes of ns among ids, as
+// Embeddings does; the IDs travel as one JSON parameter.
+func (t *tx) EmbeddingsOf(ns string, ids []string, fn func(id string, vec []float32) error) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := t.query(selectEmbeddingsOf, ns, encodeStrings(ids))
+	if err != nil {
+		return fmt.Errorf("embeddings: %w", err)
+	}
+	defer rows.Close()
+	return sqlstore.Embeddings[sql.RawBytes](t.ctx, rows, fn)
+}

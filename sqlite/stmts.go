@@ -26,7 +26,7 @@ var readQueries = []string{
 	selectVersion, selectFeed, selectChanged, selectTombstones,
 	noteIDsByContent, noteIDsByContentAt,
 	selectLinksOf, selectLinkEnds,
-	selectEmbeddings,
+	selectEmbeddings, selectEmbeddingsOf,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,
 }
 

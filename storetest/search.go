@@ -448,6 +448,33 @@ func testEmbeddings(t *testing.T, s amem.Store) {
 			t.Errorf("Embeddings with fn failing on call 3: err %v after %d calls", err, calls)
 		}
 	})
+	t.Run("of ids", func(t *testing.T) {
+		// A note without a vector, an unknown ID, another namespace's
+		// note and a repeated ID are skipped or streamed once.
+		other := newNote(newNS("emb-other"), "elsewhere")
+		other.Embedding = []float32{1, 2}
+		insert(t, s, other)
+		ids := []string{notes[1].ID, notes[0].ID, notes[2].ID, "nope", other.ID, notes[2].ID}
+		of := map[string][]float32{}
+		view(t, s, func(tx amem.Tx) error {
+			return tx.EmbeddingsOf(ns, ids, func(id string, vec []float32) error {
+				if _, dup := of[id]; dup {
+					t.Errorf("EmbeddingsOf: note %s streamed twice", id)
+				}
+				of[id] = slices.Clone(vec)
+				return nil
+			})
+		})
+		if len(of) != 2 || !slices.Equal(of[notes[1].ID], want[notes[1].ID]) || !slices.Equal(of[notes[2].ID], want[notes[2].ID]) {
+			t.Errorf("EmbeddingsOf = %v, want the vectors of %s and %s", of, notes[1].ID, notes[2].ID)
+		}
+		view(t, s, func(tx amem.Tx) error {
+			return tx.EmbeddingsOf(ns, nil, func(id string, _ []float32) error {
+				t.Errorf("EmbeddingsOf(no ids) streamed %s", id)
+				return nil
+			})
+		})
+	})
 	t.Run("empty namespace", func(t *testing.T) {
 		view(t, s, func(tx amem.Tx) error {
 			return tx.Embeddings(newNS("none"), func(id string, _ []float32) error {

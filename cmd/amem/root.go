@@ -36,6 +36,9 @@ type app struct {
 	configFile string
 
 	claimLease time.Duration // serve: see its flag
+	// approximateFrom is amem.Options.ApproximateFrom (serve: see its
+	// flag; 0, the default, elsewhere).
+	approximateFrom int
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {

@@ -39,7 +39,7 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 	s := &service{stop: func() {}, logger: logger}
 	cfg := a.cfg
 	cfg.Log, cfg.Logger = a.stderr, logger
-	cfg.Options = amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease}
+	cfg.Options = amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, ApproximateFrom: a.approximateFrom}
 	mem, st, err := local.OpenWithStore(a.ctx, cfg)
 	if err != nil {
 		return nil, err

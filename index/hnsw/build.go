@@ -194,6 +194,13 @@ func (x *Index) fillFrom(v uint32, l []uint32, members []uint32) {
 // duplicate of an id in the batch wins. Every vector is checked before
 // any is applied.
 func (x *Index) UpsertBatch(ids []string, vecs [][]float32) error {
+	return x.UpsertBatchContext(context.Background(), ids, vecs)
+}
+
+// UpsertBatchContext is UpsertBatch that stops with ctx's error when ctx
+// is done (a build in the background of a process that is closing); the
+// index is then partly linked, fit only to be dropped.
+func (x *Index) UpsertBatchContext(ctx context.Context, ids []string, vecs [][]float32) error {
 	if len(ids) != len(vecs) {
 		return fmt.Errorf("hnsw: %d ids, %d vectors", len(ids), len(vecs))
 	}
@@ -220,7 +227,7 @@ func (x *Index) UpsertBatch(ids []string, vecs [][]float32) error {
 		}
 		fresh = append(fresh, x.appendNode(id, vecs[i]))
 	}
-	return x.link(context.Background(), fresh)
+	return x.link(ctx, fresh)
 }
 
 // Compacted returns a new index with x's live vectors and options and no
@@ -235,10 +242,16 @@ func (x *Index) UpsertBatch(ids []string, vecs [][]float32) error {
 // namespace shrinks; when NeedsCompaction reports true the caller builds
 // a compacted copy in the background.
 func (x *Index) Compacted(ctx context.Context) (*Index, error) {
-	y, err := New(x.dim, &x.opts)
-	if err != nil {
-		return nil, err
-	}
+	return x.CompactedLater()(ctx)
+}
+
+// CompactedLater is Compacted in two steps, for a caller that must not
+// hold its read lock through a whole build (a writer waiting on a
+// sync.RWMutex holds up new readers): it copies x's live codes now, under
+// the caller's read lock, and returns the function that links the copy,
+// which touches nothing of x and needs no lock.
+func (x *Index) CompactedLater() func(ctx context.Context) (*Index, error) {
+	y, _ := New(x.dim, &x.opts) // x's dimension and options are valid
 	y.Grow(len(x.row))
 	nodes := make([]uint32, 0, len(x.row))
 	for u, id := range x.ids {
@@ -249,10 +262,12 @@ func (x *Index) Compacted(ctx context.Context) (*Index, error) {
 		copy(y.rows[int(v)*y.stride:(int(v)+1)*y.stride], x.rows[u*x.stride:(u+1)*x.stride])
 		nodes = append(nodes, v)
 	}
-	if err := y.link(ctx, nodes); err != nil {
-		return nil, err
+	return func(ctx context.Context) (*Index, error) {
+		if err := y.link(ctx, nodes); err != nil {
+			return nil, err
+		}
+		return y, nil
 	}
-	return y, nil
 }
 
 // link inserts the given appended nodes, in parallel when there are

@@ -154,6 +154,16 @@ func (x *Index) Dim() int { return x.dim }
 // Len returns the number of live vectors.
 func (x *Index) Len() int { return len(x.row) }
 
+// Bytes is about the heap the index holds: codes and scales, links, ids
+// and the id map (its entries estimated at 48 bytes beside the ids).
+func (x *Index) Bytes() int64 {
+	b := int64(len(x.rows)) + 4*int64(len(x.links0)) + int64(len(x.level)) + int64(len(x.dead)) + 4*int64(len(x.free))
+	for u, id := range x.ids {
+		b += 16 + int64(len(id)) + 24 + 4*int64(len(x.upper[u]))
+	}
+	return b + 48*int64(len(x.row))
+}
+
 // Dead returns the number of dead nodes: removed vectors whose slots no
 // insert has reused yet.
 func (x *Index) Dead() int { return x.ndead }

@@ -1,0 +1,169 @@
+package amem
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/amem-dev/amem/index/hnsw"
+)
+
+// A namespace of ApproximateFrom vectors or more is searched through an
+// approximate index (package hnsw). Building one takes minutes at a
+// million notes, so it is never built while searches wait: the namespace
+// is searched exactly (index.Flat) while a goroutine builds the index from
+// a copy of the vectors, catches it up with the feed and saves it; the
+// next catch-up swaps it in, after replaying what changed since, and the
+// Flat is dropped. A namespace that grows past the threshold switches the
+// same way, and an approximate index whose removed notes pass
+// hnsw.Options.CompactFraction is rebuilt from its codes the same way.
+
+// builtIndex is an approximate index a background build finished: it
+// reflects feed number seq, and saved is the feed number of the file
+// written for it (-1: none).
+type builtIndex struct {
+	x     *hnsw.Index
+	seq   int64
+	saved int64
+}
+
+// maybeBuild starts a background build if the space's index wants one:
+// a Flat of ApproximateFrom vectors or more, or an approximate index
+// that needs compacting. The caller holds s.mu for writing.
+func (m *Memory) maybeBuild(s *space) {
+	if s.building || m.opts.ApproximateFrom < 0 {
+		return
+	}
+	switch v := s.idx.(type) {
+	case flatVectors:
+		if v.Len() < m.opts.ApproximateFrom {
+			return
+		}
+	case annVectors:
+		if !v.NeedsCompaction() {
+			return
+		}
+	default:
+		return
+	}
+	m.bgMu.Lock()
+	defer m.bgMu.Unlock()
+	if m.bg.Err() != nil {
+		return // closing
+	}
+	s.building = true
+	m.builds.Add(1)
+	go func() {
+		defer m.builds.Done()
+		if err := m.build(s); err != nil {
+			s.mu.Lock()
+			s.building = false
+			s.mu.Unlock()
+			if !errors.Is(err, context.Canceled) && !errors.Is(err, ErrClosed) {
+				m.log.Warn("building the approximate vector index; searches stay exact", "namespace", s.ns, "err", err)
+			}
+		}
+	}()
+}
+
+// build makes the space's approximate index and leaves it in s.built.
+// It holds the space's read lock only to copy what it builds from: the
+// vectors of a Flat (memcpy speed), or the codes of an approximate index.
+func (m *Memory) build(s *space) error {
+	if m.buildHook != nil {
+		m.buildHook(s.ns)
+	}
+	ctx := m.bg
+	dim := m.opts.Embedder.Dimensions()
+	s.mu.RLock()
+	seq := s.seq
+	var link func(context.Context) (*hnsw.Index, error)
+	switch v := s.idx.(type) {
+	case flatVectors:
+		ids, vecs := v.Copy()
+		link = func(ctx context.Context) (*hnsw.Index, error) {
+			x, err := hnsw.New(dim, &annOptions)
+			if err != nil {
+				return nil, err
+			}
+			return x, x.UpsertBatchContext(ctx, ids, vecs)
+		}
+	case annVectors:
+		link = v.CompactedLater()
+	}
+	s.mu.RUnlock()
+	if link == nil {
+		return fmt.Errorf("namespace %s: nothing to build from", s.ns)
+	}
+	m.annBuilds.Add(1)
+	x, err := link(ctx)
+	if err != nil {
+		return err
+	}
+	// Catch up here what changed during the build, so that the catch-up
+	// that swaps the index in replays only what changed since.
+	seq, err = m.replay(ctx, s.ns, x, seq)
+	if err != nil {
+		return err
+	}
+	saved := int64(-1)
+	if m.opts.IndexDir != "" {
+		if err := saveANN(m.opts.IndexDir, s.ns, seq, m.opts.Embedder.Name(), dim, x); err != nil {
+			m.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
+		} else {
+			saved = seq
+		}
+	}
+	s.mu.Lock()
+	s.built = &builtIndex{x: x, seq: seq, saved: saved}
+	s.mu.Unlock()
+	return nil
+}
+
+// replay applies to x the namespace's changes after feed number seq and
+// returns the feed number x then reflects.
+func (m *Memory) replay(ctx context.Context, ns string, x *hnsw.Index, seq int64) (int64, error) {
+	v := annVectors{x}
+	err := m.view(ctx, func(tx Tx) error {
+		f, err := tx.FeedHead(ns)
+		if err != nil {
+			return err
+		}
+		if seq < f.Horizon || seq > f.Head {
+			return fmt.Errorf("%w: built at feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon)
+		}
+		if err := tx.Changes(ns, seq, func(c Change) error { return applyVector(v, c) }); err != nil {
+			return err
+		}
+		seq = f.Head
+		return nil
+	})
+	if err != nil {
+		return 0, fmt.Errorf("namespace %s: catching up a built index: %w", ns, err)
+	}
+	return seq, nil
+}
+
+// saveIndexes writes the approximate index of every loaded namespace that
+// changed since its file was written, for the next process to read
+// instead of building. Close calls it once the builds have stopped.
+func (m *Memory) saveIndexes() {
+	if m.opts.IndexDir == "" {
+		return
+	}
+	m.spaces.mu.Lock()
+	all := make([]*space, 0, len(m.spaces.m))
+	for _, s := range m.spaces.m {
+		all = append(all, s)
+	}
+	m.spaces.mu.Unlock()
+	for _, s := range all {
+		s.mu.RLock()
+		if v, ok := s.idx.(annVectors); ok && s.seq >= 0 && s.seq != s.saved {
+			if err := saveANN(m.opts.IndexDir, s.ns, s.seq, m.opts.Embedder.Name(), m.opts.Embedder.Dimensions(), v.Index); err != nil {
+				m.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
+			}
+		}
+		s.mu.RUnlock()
+	}
+}

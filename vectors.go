@@ -1,0 +1,114 @@
+package amem
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/amem-dev/amem/index"
+	"github.com/amem-dev/amem/index/hnsw"
+)
+
+// vectors is a namespace's vector index: exact (index.Flat) below
+// Options.ApproximateFrom notes, approximate (package hnsw) from there.
+// Like both, it is not safe for concurrent use: the space's lock guards
+// it. rerank supplies the float vectors the approximate index re-ranks
+// its candidates by; the exact one ignores it.
+type vectors interface {
+	search(q []float32, k int, allow func(string) bool, rerank hnsw.Rerank) ([]index.Hit, error)
+	// searchAmong ranks only ids, a filter's few matches.
+	searchAmong(q []float32, k int, ids []string, rerank hnsw.Rerank) ([]index.Hit, error)
+	upsert(id string, vec []float32) error
+	remove(id string)
+	len() int
+	bytes() int64
+}
+
+type flatVectors struct{ *index.Flat }
+
+func (f flatVectors) search(q []float32, k int, allow func(string) bool, _ hnsw.Rerank) ([]index.Hit, error) {
+	return f.Search(q, k, allow)
+}
+
+func (f flatVectors) searchAmong(q []float32, k int, ids []string, _ hnsw.Rerank) ([]index.Hit, error) {
+	in := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		in[id] = true
+	}
+	return f.Search(q, k, func(id string) bool { return in[id] })
+}
+
+func (f flatVectors) upsert(id string, vec []float32) error { return f.Upsert(id, vec) }
+func (f flatVectors) remove(id string)                      { f.Remove(id) }
+func (f flatVectors) len() int                              { return f.Len() }
+
+// bytes counts the vectors, as Options.IndexBudget documents.
+func (f flatVectors) bytes() int64 { return int64(f.Len()) * int64(f.Dim()) * 4 }
+
+type annVectors struct{ *hnsw.Index }
+
+// annOptions are the kernel's approximate indexes' options. EfSearch is
+// three times package hnsw's default: on BenchmarkScale's notes (LoCoMo
+// turns, each repeated with a little noise, so near-duplicates by the
+// dozen) at 100k, re-ranked recall@10 over 200 questions was 0.876 at
+// 128, 0.945 at 192, 0.965 at 256 and 0.978 at 384, and through
+// Memory.Search over 300 questions 0.937 at 256 (2-core shared VM,
+// 2026-12-03); the synthetic set hnsw was tuned on has no such clusters.
+// Keeping the pruned candidates in the neighbour lists (the paper's
+// keepPrunedConnections) made it worse: 0.769 at 128. At 1M, where
+// that corpus repeats each of its 1,451 turns about 690 times, 384
+// gives only 0.59 (BenchmarkApproximate): clusters of near-copies larger
+// than the search's pool trap it. Real namespaces are not built so; the
+// synthetic set gives 0.996 at 1M with 128.
+var annOptions = hnsw.Options{EfSearch: 384}
+
+func (a annVectors) search(q []float32, k int, allow func(string) bool, rerank hnsw.Rerank) ([]index.Hit, error) {
+	return a.Search(q, k, allow, rerank)
+}
+
+// exactAmong is the most matches of a filter that are all re-ranked by
+// their float vectors, so that a selective filter's answer is exact, not
+// only the int8 codes' best: reading this many vectors from the store
+// costs a few milliseconds.
+const exactAmong = 1024
+
+func (a annVectors) searchAmong(q []float32, k int, ids []string, rerank hnsw.Rerank) ([]index.Hit, error) {
+	kk := k
+	if rerank != nil && len(ids) <= exactAmong {
+		// SearchAmong re-ranks k*RerankFactor candidates (4 by default):
+		// ask for enough that every match is among them.
+		kk = max(k, (len(ids)+3)/4)
+	}
+	hits, err := a.SearchAmong(q, kk, ids, rerank)
+	return hits[:min(k, len(hits))], err
+}
+
+func (a annVectors) upsert(id string, vec []float32) error { return a.Upsert(id, vec) }
+func (a annVectors) remove(id string)                      { a.Remove(id) }
+func (a annVectors) len() int                              { return a.Len() }
+func (a annVectors) bytes() int64                          { return a.Bytes() }
+
+// rerank returns the function that gives the approximate index the float
+// vectors of its candidates: one read of the store, in a transaction of
+// its own. A note deleted since the index last caught up comes back nil,
+// and the index drops it.
+func (m *Memory) rerank(ctx context.Context, ns string) hnsw.Rerank {
+	return func(ids []string) ([][]float32, error) {
+		at := make(map[string]int, len(ids))
+		for i, id := range ids {
+			at[id] = i
+		}
+		out := make([][]float32, len(ids))
+		err := m.view(ctx, func(tx Tx) error {
+			return tx.EmbeddingsOf(ns, ids, func(id string, vec []float32) error {
+				if i, ok := at[id]; ok {
+					out[i] = append([]float32(nil), vec...)
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return nil, fmt.Errorf("namespace %s: re-rank: %w", ns, err)
+		}
+		return out, nil
+	}
+}
