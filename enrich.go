@@ -260,6 +260,14 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 
 	now := m.opts.Now().UTC()
 	linked := make(map[string]bool)
+	if c, ok := m.restatementOf(n, cands); ok {
+		linked[c.Note.ID] = true
+		p.links = append(p.links, Link{
+			Source: n.ID, Target: c.Note.ID,
+			Reason:   fmt.Sprintf("%s note %s (cosine %.2f, same names, numbers and negation)", RestatementReason, c.Note.ID, c.Similarity),
+			Strength: 1, CreatedAt: now,
+		})
+	}
 	for _, ld := range dec.Links {
 		if _, ok := shown[ld.Target]; !ok {
 			m.log.Warn("curator linked a note it was not shown; dropped", "namespace", n.Namespace, "note", n.ID, "target", ld.Target)

@@ -49,6 +49,13 @@ type Options struct {
 	// hit's linked notes right after it.
 	LinkOrder LinkOrder
 
+	// RestatementSimilarity is the cosine at or above which a new note and
+	// its nearest neighbour are checked for saying the same thing (same
+	// names, numbers and negation, nearly the same words); a restatement
+	// is linked to the note it restates, first and at strength 1, with a
+	// reason that starts with RestatementReason. Default
+	// DefaultRestatementSimilarity; negative turns it off.
+	RestatementSimilarity float64
 	// LexicalWeight is the weight of the full-text ranking against the
 	// vector ranking (weight 1) in hybrid search's reciprocal rank fusion.
 	// Default 1. A weak embedder wants more: with the offline sentence
@@ -163,6 +170,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.Now == nil {
 		v.Now = time.Now
+	}
+	if v.RestatementSimilarity == 0 {
+		v.RestatementSimilarity = DefaultRestatementSimilarity
 	}
 	if v.Candidates <= 0 {
 		v.Candidates = DefaultCandidates

@@ -342,3 +342,30 @@ func TestCLIImportPlainLines(t *testing.T) {
 		t.Fatalf("after two imports: %s", out)
 	}
 }
+
+// The same fact added twice: the second note is linked to the first as a
+// restatement, unless --restatement-similarity is negative.
+func TestCLIRestatement(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "r.db")
+	for _, tc := range []struct {
+		flag string
+		want bool
+	}{{"0.93", true}, {"-1", false}} {
+		ns := "ns" + strings.TrimPrefix(tc.flag, "-")
+		first := strings.TrimSpace(mustCLI(t, "", "add", "I live in Lisbon with my partner.", "--db", db, "--namespace", ns, "--restatement-similarity", tc.flag))
+		second := strings.TrimSpace(mustCLI(t, "", "add", "I live in Lisbon with my partner.", "--db", db, "--namespace", ns, "--restatement-similarity", tc.flag))
+		var note struct {
+			Links []struct {
+				Target string `json:"target"`
+				Reason string `json:"reason"`
+			} `json:"links"`
+		}
+		if err := json.Unmarshal([]byte(mustCLI(t, "", "show", second, "--db", db, "--json")), &note); err != nil {
+			t.Fatal(err)
+		}
+		got := len(note.Links) > 0 && note.Links[0].Target == first && strings.HasPrefix(note.Links[0].Reason, "restates")
+		if got != tc.want {
+			t.Errorf("--restatement-similarity %s: linked as a restatement %v, want %v (links %+v)", tc.flag, got, tc.want, note.Links)
+		}
+	}
+}

@@ -39,6 +39,8 @@ type app struct {
 	// approximateFrom is amem.Options.ApproximateFrom (serve: see its
 	// flag; 0, the default, elsewhere).
 	approximateFrom int
+	// restatement is amem.Options.RestatementSimilarity (0: its default).
+	restatement float64
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -64,6 +66,7 @@ linked notes.`,
 		Version:       version,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) (err error) {
 			a.cfg, a.configFile, err = resolveConfig(a.flags, os.Getenv)
+			a.cfg.Options.RestatementSimilarity = a.restatement
 			return err
 		},
 	}
@@ -82,6 +85,7 @@ linked notes.`,
 	pf.StringVar(&a.flags.llm, "llm", "", "LLM as openai:MODEL or anthropic:MODEL (env AMEM_LLM); keys and base URLs from OPENAI_* / ANTHROPIC_*")
 	pf.StringVar(&a.flags.llmBaseURL, "llm-base-url", "", "LLM server base URL (overrides OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
 	pf.StringVar(&a.flags.configPath, "config", "", "configuration file (default $AMEM_CONFIG, else ~/.config/amem/config.json if present)")
+	pf.Float64Var(&a.restatement, "restatement-similarity", amem.DefaultRestatementSimilarity, "cosine from which a new note is checked for restating its nearest note (same names, numbers and negation, nearly the same words) and linked to it as a restatement; negative: off")
 	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log warnings (dropped curator output, failures) to stderr")
 
 	root.AddCommand(

@@ -39,7 +39,8 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 	s := &service{stop: func() {}, logger: logger}
 	cfg := a.cfg
 	cfg.Log, cfg.Logger = a.stderr, logger
-	cfg.Options = amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, ApproximateFrom: a.approximateFrom}
+	cfg.Options = amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, ApproximateFrom: a.approximateFrom,
+		RestatementSimilarity: a.restatement}
 	mem, st, err := local.OpenWithStore(a.ctx, cfg)
 	if err != nil {
 		return nil, err
