@@ -57,6 +57,8 @@ func TestClientsCoverEveryOperation(t *testing.T) {
 		method func(id string) string // a regexp that finds id's method
 	}{
 		{"python/amem_client/client.py", func(id string) string { return `(?m)^    def ` + snake(id) + `\(` }},
+		{"typescript/index.js", func(id string) string { return `(?m)^  (async )?` + id + `\(` }},
+		{"typescript/index.d.ts", func(id string) string { return `(?m)^  ` + id + `\(` }},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {

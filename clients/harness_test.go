@@ -15,8 +15,9 @@ import (
 	"time"
 )
 
-// amemBin is the amem command built once for every test (TestMain).
-var amemBin string
+// binDir holds the amem command, built by the first test that starts a
+// server (the coverage test needs none), and the throwaway HOME.
+var binDir string
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "amem-clients-")
@@ -24,18 +25,24 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	code := func() int {
-		defer os.RemoveAll(dir)
-		amemBin = filepath.Join(dir, "amem")
-		build := exec.Command("go", "build", "-o", amemBin, "github.com/amem-dev/amem/cmd/amem")
-		if out, err := build.CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building amem: %v\n%s", err, out)
-			return 1
-		}
-		return m.Run()
-	}()
+	binDir = dir
+	if err := os.Mkdir(filepath.Join(dir, "home"), 0o755); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
 	os.Exit(code)
 }
+
+var buildAmem = sync.OnceValues(func() (string, error) {
+	bin := filepath.Join(binDir, "amem")
+	out, err := exec.Command("go", "build", "-o", bin, "github.com/amem-dev/amem/cmd/amem").CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("building amem: %v\n%s", err, out)
+	}
+	return bin, nil
+})
 
 // live is a running `amem serve` with two keys: Key reaches namespace NS
 // only, AdminKey every namespace.
@@ -48,19 +55,10 @@ func (s live) env() []string {
 	return append(hermeticEnv(), "AMEM_URL="+s.URL, "AMEM_NS="+s.NS, "AMEM_KEY="+s.Key, "AMEM_ADMIN_KEY="+s.AdminKey)
 }
 
-// homeDir is a throwaway HOME for every process the tests start, so that
-// no user configuration (~/.config/amem, npm's and pip's caches and
-// settings) changes what they do.
-var homeDir = sync.OnceValue(func() string {
-	dir, err := os.MkdirTemp("", "amem-clients-home-")
-	if err != nil {
-		panic(err)
-	}
-	return dir
-})
-
-// hermeticEnv is the environment without AMEM_ settings and with HOME
-// replaced.
+// hermeticEnv is the environment for every process the tests start:
+// without AMEM_ settings, and with a throwaway HOME so that no user
+// configuration (~/.config/amem, npm's and pip's settings) changes what
+// they do. Python writes no bytecode into the source tree.
 func hermeticEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -68,7 +66,7 @@ func hermeticEnv() []string {
 			env = append(env, kv)
 		}
 	}
-	return append(env, "HOME="+homeDir())
+	return append(env, "HOME="+filepath.Join(binDir, "home"), "PYTHONDONTWRITEBYTECODE=1")
 }
 
 // startServer runs `amem serve` on a fresh SQLite database with the
@@ -76,9 +74,13 @@ func hermeticEnv() []string {
 // on a free port, until the test ends.
 func startServer(t *testing.T) live {
 	t.Helper()
+	bin, err := buildAmem()
+	if err != nil {
+		t.Fatal(err)
+	}
 	db := filepath.Join(t.TempDir(), "amem.db")
 	amem := func(args ...string) *exec.Cmd {
-		cmd := exec.Command(amemBin, append([]string{"--db", db, "--embedder", "lexical", "--curator", "offline"}, args...)...)
+		cmd := exec.Command(bin, append([]string{"--db", db, "--embedder", "lexical", "--curator", "offline"}, args...)...)
 		cmd.Env = hermeticEnv()
 		return cmd
 	}
