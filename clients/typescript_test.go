@@ -42,3 +42,27 @@ func TestTypeScriptClient(t *testing.T) {
 	node.Env = s.env()
 	t.Log(run(t, node))
 }
+
+// TestTypeScriptTypes compiles test/typecheck/usage.ts, the README's agent
+// loop and a call of every method, against index.d.ts with the
+// TypeScript compiler pinned in test/typecheck/package-lock.json, strict:
+// the declarations are written by hand, and this keeps them usable.
+func TestTypeScriptTypes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs npm; not in -short")
+	}
+	need(t, "node", "npm")
+	dir, err := filepath.Abs(filepath.Join("typescript", "test", "typecheck"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tsc := filepath.Join(dir, "node_modules", ".bin", "tsc")
+	if _, err := os.Stat(tsc); err != nil {
+		ci := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+		ci.Dir = dir
+		run(t, ci)
+	}
+	check := exec.Command(tsc, "-p", ".")
+	check.Dir = dir
+	run(t, check)
+}
