@@ -177,3 +177,64 @@ func matchSchema(t *testing.T, path string, all map[string]*schema, s *schema, t
 		}
 	}
 }
+
+// TestOpenAPIOperations checks what the clients are generated from by
+// hand: every operation has an operationId (the clients' method names),
+// unique across the document, and every error answer is documented as
+// problem+json, which is what the clients' exceptions carry.
+func TestOpenAPIOperations(t *testing.T) {
+	var doc struct {
+		Paths map[string]map[string]struct {
+			OperationID string                     `json:"operationId"`
+			Responses   map[string]json.RawMessage `json:"responses"`
+		} `json:"paths"`
+		Components struct {
+			Responses map[string]json.RawMessage `json:"responses"`
+		} `json:"components"`
+	}
+	if err := json.Unmarshal(openAPI, &doc); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]string{}
+	for path, ops := range doc.Paths {
+		for method, op := range ops {
+			where := strings.ToUpper(method) + " " + path
+			switch prev, dup := seen[op.OperationID]; {
+			case op.OperationID == "":
+				t.Errorf("%s has no operationId", where)
+			case dup:
+				t.Errorf("%s and %s share operationId %s", where, prev, op.OperationID)
+			}
+			seen[op.OperationID] = where
+			for code, raw := range op.Responses {
+				if code < "400" {
+					continue
+				}
+				if !isProblem(raw, doc.Components.Responses) {
+					t.Errorf("%s: response %s is not application/problem+json with the Problem schema", where, code)
+				}
+			}
+		}
+	}
+}
+
+// isProblem reports whether a response, or the components response it
+// refers to, is application/problem+json with the Problem schema.
+func isProblem(raw json.RawMessage, shared map[string]json.RawMessage) bool {
+	var r struct {
+		Ref     string `json:"$ref"`
+		Content map[string]struct {
+			Schema struct {
+				Ref string `json:"$ref"`
+			} `json:"schema"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(raw, &r) != nil {
+		return false
+	}
+	if name, ok := strings.CutPrefix(r.Ref, "#/components/responses/"); ok {
+		return shared[name] != nil && isProblem(shared[name], nil)
+	}
+	c, ok := r.Content["application/problem+json"]
+	return ok && len(r.Content) == 1 && c.Schema.Ref == "#/components/schemas/Problem"
+}

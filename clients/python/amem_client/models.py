@@ -1,0 +1,193 @@
+"""The JSON shapes of the amem API (components/schemas of /openapi.json) as
+dataclasses. Times are RFC 3339 strings as the server sends them: Python
+before 3.11 cannot parse their nanoseconds, and a string round-trips
+exactly. Fields the server adds later are ignored rather than refused, so
+an older client keeps working against a newer server."""
+
+from __future__ import annotations
+
+import dataclasses
+import sys
+import typing
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Type, TypeVar
+
+T = TypeVar("T")
+
+
+def from_json(cls: Type[T], data: Any) -> T:
+    """Builds cls from decoded JSON, nested dataclasses and lists included."""
+    return typing.cast(T, _convert(cls, data))
+
+
+def _convert(tp: Any, data: Any) -> Any:
+    if data is None:
+        return None
+    origin = typing.get_origin(tp)
+    if origin is typing.Union:  # Optional[X]
+        inner = [a for a in typing.get_args(tp) if a is not type(None)]
+        return _convert(inner[0], data)
+    if origin in (list, List):
+        (item,) = typing.get_args(tp)
+        return [_convert(item, x) for x in data]
+    if origin in (dict, Dict):
+        _, value = typing.get_args(tp)
+        return {k: _convert(value, v) for k, v in data.items()}
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp, vars(sys.modules[tp.__module__]))
+        known = {f.name: f for f in dataclasses.fields(tp)}
+        kwargs = {}
+        for key, value in data.items():
+            if key in known:
+                kwargs[key] = _convert(hints[key], value)
+        return tp(**kwargs)
+    return data
+
+
+@dataclass
+class Health:
+    status: str
+    version: str = ""
+
+
+@dataclass
+class KeyInfo:
+    id: str
+    admin: bool
+    namespaces: List[str] = field(default_factory=list)
+
+
+@dataclass
+class NamespaceInfo:
+    name: str
+    embedder: str
+    dimensions: int
+    created_at: str = ""
+
+
+@dataclass
+class UsageTotal:
+    operation: str
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+
+
+@dataclass
+class Tokens:
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+
+@dataclass
+class Stats:
+    namespace: str
+    notes: int
+    links: int
+    by_state: Dict[str, int] = field(default_factory=dict)
+    tokens: Tokens = field(default_factory=Tokens)
+    embedder: str = ""
+    dimensions: int = 0
+    usage: List[UsageTotal] = field(default_factory=list)
+
+
+@dataclass
+class Link:
+    source: str
+    target: str
+    strength: float
+    created_at: str
+    reason: str = ""
+
+
+@dataclass
+class Enrichment:
+    state: str  # pending, done or failed
+    attempts: int = 0
+    error: str = ""
+    at: str = ""
+    due_at: str = ""
+
+
+@dataclass
+class Note:
+    id: str
+    namespace: str
+    content: str
+    event_time: str
+    ingest_time: str
+    updated_at: str
+    version: int
+    enrichment: Enrichment
+    keywords: List[str] = field(default_factory=list)
+    tags: List[str] = field(default_factory=list)
+    context: str = ""
+    metadata: Dict[str, str] = field(default_factory=dict)
+    links: List[Link] = field(default_factory=list)
+
+
+@dataclass
+class NotePage:
+    notes: List[Note]
+    next: str = ""  # pass as after for the next page; empty on the last
+
+
+@dataclass
+class Neighbor:
+    link: Link
+    note: Note
+
+
+@dataclass
+class LinkPage:
+    links: List[Link]
+    next: str = ""
+
+
+@dataclass
+class FieldChange:
+    field: str
+    old: str  # JSON-encoded
+    new: str  # JSON-encoded
+
+
+@dataclass
+class Version:
+    note_id: str
+    namespace: str
+    version: int
+    actor: str
+    created_at: str
+    changes: List[FieldChange] = field(default_factory=list)
+    snapshot: Dict[str, Any] = field(default_factory=dict)
+    reason: str = ""
+
+
+@dataclass
+class SearchResult:
+    id: str
+    content: str
+    score: float
+    kind: str  # direct or linked
+    via: str = ""  # for a linked note: the direct hit it came through
+    namespace: str = ""
+    event_time: str = ""
+    keywords: List[str] = field(default_factory=list)
+    tags: List[str] = field(default_factory=list)
+    context: str = ""
+    metadata: Dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class NoteInput:
+    """A note to create: content, and optionally its event time (RFC 3339),
+    keywords, tags and metadata."""
+
+    content: str
+    time: Optional[str] = None
+    keywords: Optional[List[str]] = None
+    tags: Optional[List[str]] = None
+    metadata: Optional[Dict[str, str]] = None
+
+    def to_json(self) -> Dict[str, Any]:
+        return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}

@@ -1,0 +1,125 @@
+"""Runs the installed client against a live amem serve (clients_test.go
+starts it): every method, the errors a caller meets, and paging.
+
+AMEM_URL is the server; AMEM_KEY a key for namespace AMEM_NS only;
+AMEM_ADMIN_KEY an admin key."""
+
+import os
+import unittest
+import uuid
+
+from amem_client import APIError, Client, Note, NoteInput
+
+URL = os.environ["AMEM_URL"]
+NS = os.environ["AMEM_NS"]
+MISSING = "01M8W34RYXBX4APF6ZFM7DKX9V"  # a well-formed ID no note has
+
+
+class Live(unittest.TestCase):
+    def setUp(self) -> None:
+        self.c = Client(URL, os.environ["AMEM_KEY"], timeout=30)
+        self.admin = Client(URL, os.environ["AMEM_ADMIN_KEY"], timeout=30)
+
+    def test_public(self) -> None:
+        self.assertEqual(Client(URL).healthz().status, "ok")
+        self.assertEqual(Client(URL).readyz().status, "ready")
+        self.assertIn("amem_", Client(URL).get_metrics())
+        doc = Client(URL).get_open_api()
+        self.assertEqual(doc["openapi"], "3.1.0")
+
+    def test_key_and_namespaces(self) -> None:
+        key = self.c.get_key()
+        self.assertFalse(key.admin)
+        self.assertEqual(key.namespaces, [NS])
+        self.assertTrue(self.admin.get_key().admin)
+        self.c.create_note(NS, "a note so that the namespace exists")
+        self.assertIn(NS, [n.name for n in self.c.list_namespaces()])
+
+    def test_note_lifecycle(self) -> None:
+        n = self.c.create_note(
+            NS,
+            "Caroline is researching adoption agencies.",
+            time="2023-05-25T13:56:00Z",
+            tags=["family"],
+            metadata={"source": "chat"},
+            wait=True,
+        )
+        self.assertIsInstance(n, Note)
+        self.assertEqual(n.enrichment.state, "done")
+        self.assertEqual(n.metadata, {"source": "chat"})
+        self.assertEqual(self.c.get_note(NS, n.id).content, n.content)
+
+        u = self.c.update_note(NS, n.id, content="Caroline chose an adoption agency.", reason="news")
+        self.assertEqual(u.version, n.version + 1)
+        history = self.c.get_note_history(NS, n.id)
+        self.assertGreaterEqual(len(history), 2)
+        # A new content is enriched again in the background, which may
+        # have added a version after ours by now.
+        self.assertIn(("user", "news"), [(v.actor, v.reason) for v in history])
+        r = self.c.restore_note(NS, n.id, history[0].version)
+        self.assertEqual(r.content, "Caroline is researching adoption agencies.")
+
+        self.assertEqual(self.c.enrich_note(NS, n.id).id, n.id)
+        self.assertIsInstance(self.c.get_note_usage(NS, n.id), list)
+        self.assertIsInstance(self.c.get_note_links(NS, n.id), list)
+
+        hits = self.c.search_notes(NS, "adoption agencies", k=5, mode="lexical", tags=["family"])
+        self.assertIn(n.id, [h.id for h in hits])
+        self.assertEqual(self.c.search_notes(NS, "adoption", meta={"source": "mail"}), [])
+
+        self.c.delete_note(NS, n.id)
+        with self.assertRaises(APIError) as e:
+            self.c.get_note(NS, n.id)
+        self.assertEqual(e.exception.status, 404)
+
+    def test_paging(self) -> None:
+        tag = "page-" + uuid.uuid4().hex[:8]
+        made = self.c.create_notes(
+            NS,
+            [NoteInput(f"paging note {i} about gardening and tomatoes", tags=[tag]) for i in range(7)],
+            wait=True,
+        )
+        self.assertEqual(len(made), 7)
+        first = self.c.list_notes(NS, tags=[tag], limit=3)
+        self.assertEqual(len(first.notes), 3)
+        self.assertTrue(first.next)
+        second = self.c.list_notes(NS, tags=[tag], limit=3, after=first.next)
+        self.assertEqual(len(second.notes), 3)
+        self.assertEqual([n.id for n in self.c.iter_notes(NS, tags=[tag], limit=3)], [n.id for n in made])
+        newest = self.c.list_notes(NS, tags=[tag], order="newest", limit=1)
+        self.assertEqual(newest.notes[0].id, made[-1].id)
+
+        stats = self.c.get_stats(NS)
+        self.assertGreaterEqual(stats.notes, 7)
+        self.assertGreater(stats.links, 0)  # the offline curator links the similar notes
+        # limit counts notes (a page holds the links those notes chose).
+        self.assertTrue(self.c.list_links(NS, limit=1).next)
+        self.assertEqual(len(list(self.c.iter_links(NS, limit=2))), stats.links)
+
+    def test_errors(self) -> None:
+        with self.assertRaises(APIError) as e:
+            Client(URL, "amem_wrong").get_key()
+        self.assertEqual(e.exception.status, 401)
+        self.assertEqual(e.exception.title, "Unauthorized")
+
+        with self.assertRaises(APIError) as e:
+            self.c.list_notes("someone-else")
+        self.assertEqual(e.exception.status, 403)
+        self.assertEqual(e.exception.instance, "/v1/namespaces/someone-else/notes")
+
+        with self.assertRaises(APIError) as e:
+            self.c.get_note(NS, MISSING)
+        self.assertEqual(e.exception.status, 404)
+        self.assertTrue(e.exception.detail)
+
+        with self.assertRaises(APIError) as e:
+            self.c.get_note(NS, "not-an-id")
+        self.assertEqual(e.exception.status, 400)
+        with self.assertRaises(APIError) as e:
+            self.c.list_notes(NS, limit=0)
+        self.assertEqual(e.exception.status, 400)
+        self.assertEqual(e.exception.type, "about:blank")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,181 @@
+// Types of the amem REST API (components/schemas of /openapi.json) and its
+// client. Times are RFC 3339 strings, as the server sends them.
+
+export interface Health { status: string; version?: string }
+export interface KeyInfo { id: string; admin: boolean; namespaces: string[] }
+export interface NamespaceInfo { name: string; embedder: string; dimensions: number; created_at?: string }
+export interface UsageTotal { operation: string; calls: number; prompt_tokens: number; completion_tokens: number }
+
+export interface Stats {
+  namespace: string;
+  notes: number;
+  by_state: Record<string, number>;
+  links: number;
+  embedder?: string;
+  dimensions?: number;
+  usage?: UsageTotal[];
+  tokens: { prompt_tokens?: number; completion_tokens?: number };
+}
+
+export interface Link { source: string; target: string; reason?: string; strength: number; created_at: string }
+
+export interface Enrichment {
+  state: "pending" | "done" | "failed";
+  error?: string;
+  attempts: number;
+  at?: string;
+  due_at?: string;
+}
+
+export interface Note {
+  id: string;
+  namespace: string;
+  content: string;
+  event_time: string;
+  ingest_time: string;
+  updated_at: string;
+  keywords: string[];
+  tags: string[];
+  context: string;
+  metadata?: Record<string, string>;
+  links: Link[];
+  version: number;
+  enrichment: Enrichment;
+}
+
+/** A page: pass next as after for the next one; absent on the last. */
+export interface NotePage { notes: Note[]; next?: string }
+export interface LinkPage { links: Link[]; next?: string }
+export interface Neighbor { link: Link; note: Note }
+
+export interface Version {
+  note_id: string;
+  namespace: string;
+  version: number;
+  actor: "user" | "construct" | "evolve" | "restore" | "import";
+  reason?: string;
+  /** old and new are JSON-encoded values. */
+  changes: { field: string; old: string; new: string }[];
+  snapshot: Record<string, unknown>;
+  created_at: string;
+}
+
+export interface SearchResult {
+  id: string;
+  content: string;
+  score: number;
+  kind: "direct" | "linked";
+  /** For a linked note: the direct hit it came through. */
+  via?: string;
+  namespace?: string;
+  event_time?: string;
+  keywords?: string[];
+  tags?: string[];
+  context?: string;
+  metadata?: Record<string, string>;
+}
+
+export interface NoteInput {
+  content: string;
+  /** When it was said or happened; absent or null: now. */
+  time?: string | null;
+  keywords?: string[];
+  tags?: string[];
+  metadata?: Record<string, string>;
+}
+
+export interface NotePatch {
+  content?: string;
+  time?: string | null;
+  keywords?: string[];
+  tags?: string[];
+  context?: string;
+  /** Replaces the whole map. */
+  metadata?: Record<string, string>;
+  /** Kept in the history. */
+  reason?: string;
+}
+
+/** Filters listNotes and searchNotes share: every one given must match. */
+export interface Filters {
+  tags?: string[];
+  /** Event time at or after this (RFC 3339 time or a date). */
+  from?: string;
+  /** Event time before this. */
+  to?: string;
+  /** Metadata key=value pairs, compared exactly. */
+  meta?: Record<string, string>;
+}
+
+export interface ListNotesQuery extends Filters {
+  after?: string;
+  /** Page size, 1-1000 (default 100). */
+  limit?: number;
+  state?: "pending" | "done" | "failed";
+  order?: "oldest" | "newest";
+}
+
+export interface SearchQuery extends Filters {
+  /** Direct hits, 1-1000. */
+  k?: number;
+  mode?: "hybrid" | "vector" | "lexical";
+  /** Include the notes linked to the hits (default true). */
+  links?: boolean;
+}
+
+/** An answer of 400 or more, with its problem+json fields. */
+export class ApiError extends Error {
+  constructor(status: number, problem?: Partial<{ type: string; title: string; status: number; detail: string; instance: string }>, retryAfter?: number);
+  status: number;
+  title: string;
+  detail: string;
+  type: string;
+  instance: string;
+  /** Seconds a 429 asks to wait. */
+  retryAfter?: number;
+}
+
+export interface ClientOptions {
+  /** The server's root, e.g. http://127.0.0.1:7077. */
+  baseUrl: string;
+  /** A key from `amem keys create`; the public routes need none. */
+  apiKey?: string;
+  /** Per request; default 30000. */
+  timeoutMs?: number;
+  /** Default globalThis.fetch. */
+  fetch?: typeof globalThis.fetch;
+}
+
+export class Client {
+  constructor(options: ClientOptions);
+  healthz(): Promise<Health>;
+  /** Rejects with ApiError 503 when the store cannot take requests. */
+  readyz(): Promise<Health>;
+  /** The Prometheus text exposition. */
+  getMetrics(): Promise<string>;
+  getOpenApi(): Promise<Record<string, unknown>>;
+  getKey(): Promise<KeyInfo>;
+  listNamespaces(): Promise<NamespaceInfo[]>;
+  getStats(ns: string): Promise<Stats>;
+  /** Stores a memory; searchable when this resolves. wait enriches it first. */
+  createNote(ns: string, note: NoteInput, options?: { wait?: boolean }): Promise<Note>;
+  /** Up to 1000 notes, all or none. */
+  createNotes(ns: string, notes: NoteInput[], options?: { wait?: boolean }): Promise<Note[]>;
+  listNotes(ns: string, query?: ListNotesQuery): Promise<NotePage>;
+  iterNotes(ns: string, query?: ListNotesQuery): AsyncGenerator<Note, void, undefined>;
+  getNote(ns: string, id: string): Promise<Note>;
+  updateNote(ns: string, id: string, patch: NotePatch): Promise<Note>;
+  deleteNote(ns: string, id: string): Promise<void>;
+  /** The linked notes, strongest link first. */
+  getNoteLinks(ns: string, id: string): Promise<Neighbor[]>;
+  /** Every version, oldest first. */
+  getNoteHistory(ns: string, id: string): Promise<Version[]>;
+  restoreNote(ns: string, id: string, version: number): Promise<Note>;
+  enrichNote(ns: string, id: string): Promise<Note>;
+  getNoteUsage(ns: string, id: string): Promise<UsageTotal[]>;
+  /** The direct hits, best first, then the notes linked to them. */
+  searchNotes(ns: string, q: string, query?: SearchQuery): Promise<SearchResult[]>;
+  /** A page of links; limit counts the notes whose links a page holds. */
+  listLinks(ns: string, query?: { after?: string; limit?: number }): Promise<LinkPage>;
+  iterLinks(ns: string, query?: { limit?: number }): AsyncGenerator<Link, void, undefined>;
+}

@@ -1,0 +1,109 @@
+// Runs the installed client against a live amem serve (clients_test.go
+// starts it, installs the package beside a copy of this file and runs
+// node --test): every method, the errors a caller meets, and paging.
+// AMEM_URL is the server; AMEM_KEY a key for namespace AMEM_NS only;
+// AMEM_ADMIN_KEY an admin key.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { ApiError, Client } from "amem-client";
+
+const URL = process.env.AMEM_URL;
+const NS = process.env.AMEM_NS;
+const MISSING = "01M8W34RYXBX4APF6ZFM7DKX9V"; // a well-formed ID no note has
+const c = new Client({ baseUrl: URL, apiKey: process.env.AMEM_KEY });
+const admin = new Client({ baseUrl: URL, apiKey: process.env.AMEM_ADMIN_KEY });
+const anon = new Client({ baseUrl: URL });
+
+async function rejects(promise, status) {
+  await assert.rejects(promise, (e) => {
+    assert.ok(e instanceof ApiError, String(e));
+    assert.equal(e.status, status);
+    assert.ok(e.title && e.detail && e.instance, JSON.stringify(e));
+    return true;
+  });
+}
+
+test("public routes", async () => {
+  assert.equal((await anon.healthz()).status, "ok");
+  assert.equal((await anon.readyz()).status, "ready");
+  assert.match(await anon.getMetrics(), /amem_/);
+  assert.equal((await anon.getOpenApi()).openapi, "3.1.0");
+});
+
+test("key and namespaces", async () => {
+  const key = await c.getKey();
+  assert.equal(key.admin, false);
+  assert.deepEqual(key.namespaces, [NS]);
+  assert.equal((await admin.getKey()).admin, true);
+  await c.createNote(NS, { content: "a note so that the namespace exists" });
+  assert.ok((await c.listNamespaces()).some((n) => n.name === NS));
+});
+
+test("a note's life", async () => {
+  const n = await c.createNote(
+    NS,
+    { content: "Caroline is researching adoption agencies.", time: "2023-05-25T13:56:00Z", tags: ["family"], metadata: { source: "chat" } },
+    { wait: true },
+  );
+  assert.equal(n.enrichment.state, "done");
+  assert.deepEqual(n.metadata, { source: "chat" });
+  assert.equal((await c.getNote(NS, n.id)).content, n.content);
+
+  const u = await c.updateNote(NS, n.id, { content: "Caroline chose an adoption agency.", reason: "news" });
+  assert.equal(u.version, n.version + 1);
+  const history = await c.getNoteHistory(NS, n.id);
+  assert.ok(history.length >= 2);
+  // A new content is enriched again in the background, which may have
+  // added a version after ours by now.
+  assert.ok(history.some((v) => v.reason === "news" && v.actor === "user"));
+  const r = await c.restoreNote(NS, n.id, history[0].version);
+  assert.equal(r.content, "Caroline is researching adoption agencies.");
+
+  assert.equal((await c.enrichNote(NS, n.id)).id, n.id);
+  assert.ok(Array.isArray(await c.getNoteUsage(NS, n.id)));
+  assert.ok(Array.isArray(await c.getNoteLinks(NS, n.id)));
+
+  const hits = await c.searchNotes(NS, "adoption agencies", { k: 5, mode: "lexical", tags: ["family"] });
+  assert.ok(hits.some((h) => h.id === n.id));
+  assert.deepEqual(await c.searchNotes(NS, "adoption", { meta: { source: "mail" } }), []);
+
+  assert.equal(await c.deleteNote(NS, n.id), undefined);
+  await rejects(c.getNote(NS, n.id), 404);
+});
+
+test("paging", async () => {
+  const tag = "page-" + Math.random().toString(36).slice(2, 10);
+  const made = await c.createNotes(
+    NS,
+    Array.from({ length: 7 }, (_, i) => ({ content: `paging note ${i} about gardening and tomatoes`, tags: [tag] })),
+    { wait: true },
+  );
+  assert.equal(made.length, 7);
+  const first = await c.listNotes(NS, { tags: [tag], limit: 3 });
+  assert.equal(first.notes.length, 3);
+  assert.ok(first.next);
+  const second = await c.listNotes(NS, { tags: [tag], limit: 3, after: first.next });
+  assert.equal(second.notes.length, 3);
+  const all = [];
+  for await (const n of c.iterNotes(NS, { tags: [tag], limit: 3 })) all.push(n.id);
+  assert.deepEqual(all, made.map((n) => n.id));
+  const newest = await c.listNotes(NS, { tags: [tag], order: "newest", limit: 1 });
+  assert.equal(newest.notes[0].id, made.at(-1).id);
+
+  const stats = await c.getStats(NS);
+  assert.ok(stats.notes >= 7);
+  assert.ok(stats.links > 0); // the offline curator links the similar notes
+  // limit counts notes (a page holds the links those notes chose).
+  assert.ok((await c.listLinks(NS, { limit: 1 })).next);
+  let links = 0;
+  for await (const _ of c.iterLinks(NS, { limit: 2 })) links++;
+  assert.equal(links, stats.links);
+});
+
+test("errors", async () => {
+  await rejects(new Client({ baseUrl: URL, apiKey: "amem_wrong" }).getKey(), 401);
+  await rejects(c.listNotes("someone-else"), 403);
+  await rejects(c.getNote(NS, MISSING), 404);
+  await rejects(c.getNote(NS, "not-an-id"), 400);
+  await rejects(c.listNotes(NS, { limit: 0 }), 400);
+});
