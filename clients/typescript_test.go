@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/amem-dev/amem/internal/npmtest"
 )
 
 // TestTypeScriptClient installs clients/typescript as its README says
@@ -51,17 +53,11 @@ func TestTypeScriptTypes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs npm; not in -short")
 	}
-	need(t, "node", "npm")
 	dir, err := filepath.Abs(filepath.Join("typescript", "test", "typecheck"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tsc := filepath.Join(dir, "node_modules", ".bin", "tsc")
-	if _, err := os.Stat(tsc); err != nil {
-		ci := exec.Command("npm", "ci", "--no-audit", "--no-fund")
-		ci.Dir = dir
-		run(t, ci)
-	}
+	tsc := npmtest.Bin(t, dir, "tsc")
 	check := exec.Command(tsc, "-p", ".")
 	check.Dir = dir
 	run(t, check)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/internal/npmtest"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
 )
 
@@ -53,13 +54,7 @@ func installInspector(t *testing.T) {
 			t.Fatalf("%s is not installed: the MCP inspector test needs node and npm (CI installs them)", tool)
 		}
 	}
-	if _, err := os.Stat(filepath.Join(inspectorDir, "node_modules", ".bin", "mcp-inspector")); err == nil {
-		return
-	}
-	cmd := exec.Command("npm", "ci", "--prefix", inspectorDir, "--no-audit", "--no-fund")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("npm ci --prefix %s: %v\n%s", inspectorDir, err, out)
-	}
+	npmtest.Bin(t, inspectorDir, "mcp-inspector")
 }
 
 // TestMCPInspector checks amem's MCP tools with the reference client's
