@@ -3,6 +3,17 @@
 
 export interface Health { status: string; version?: string }
 export interface KeyInfo { id: string; admin: boolean; namespaces: string[] }
+/** A stored API key (never its token). */
+export interface ApiKey {
+  id: string;
+  name?: string;
+  admin: boolean;
+  namespaces: string[];
+  created_at: string;
+  revoked_at?: string;
+}
+/** A new key with its token, which is shown this once. */
+export interface CreatedKey extends ApiKey { token: string }
 export interface NamespaceInfo { name: string; embedder: string; dimensions: number; created_at?: string }
 export interface UsageTotal { operation: string; calls: number; prompt_tokens: number; completion_tokens: number }
 
@@ -155,6 +166,12 @@ export class Client {
   getMetrics(): Promise<string>;
   getOpenApi(): Promise<Record<string, unknown>>;
   getKey(): Promise<KeyInfo>;
+  /** Admin keys only. */
+  listKeys(): Promise<ApiKey[]>;
+  /** Admin keys only: a key for the namespaces, or every one with admin. */
+  createKey(key: { namespaces?: string[]; admin?: boolean; name?: string }): Promise<CreatedKey>;
+  /** Admin keys only. */
+  revokeKey(id: string): Promise<void>;
   listNamespaces(): Promise<NamespaceInfo[]>;
   getStats(ns: string): Promise<Stats>;
   /** Stores a memory; searchable when this resolves. wait enriches it first. */

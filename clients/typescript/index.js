@@ -37,6 +37,14 @@ export class Client {
   // The key and its namespaces.
 
   async getKey() { return this.#call("GET", "/v1/key"); }
+  // Keys (an admin key's).
+
+  async listKeys() { return (await this.#call("GET", "/v1/keys")).keys; }
+  async createKey({ namespaces = [], admin = false, name = "" } = {}) {
+    return this.#call("POST", "/v1/keys", [], { name, admin, namespaces });
+  }
+  async revokeKey(id) { await this.#call("DELETE", "/v1/keys/" + encodeURIComponent(id)); }
+
   async listNamespaces() { return (await this.#call("GET", "/v1/namespaces")).namespaces; }
   async getStats(ns) { return this.#call("GET", path(ns, "stats")); }
 

@@ -14,6 +14,8 @@ from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 from .errors import APIError
 from .models import (
     Health,
+    APIKey,
+    CreatedKey,
     KeyInfo,
     Link,
     LinkPage,
@@ -67,6 +69,19 @@ class Client:
 
     def get_key(self) -> KeyInfo:
         return from_json(KeyInfo, self._call("GET", "/v1/key"))
+
+    # Keys (an admin key's).
+
+    def list_keys(self) -> List[APIKey]:
+        return from_json(List[APIKey], self._call("GET", "/v1/keys")["keys"])
+
+    def create_key(self, *, namespaces: Optional[List[str]] = None, admin: bool = False, name: str = "") -> CreatedKey:
+        """A new key for the namespaces (or every one, admin); its token is in .token, shown this once."""
+        body: Dict[str, Any] = {"name": name, "admin": admin, "namespaces": list(namespaces or [])}
+        return from_json(CreatedKey, self._call("POST", "/v1/keys", body=body))
+
+    def revoke_key(self, id: str) -> None:
+        self._call("DELETE", "/v1/keys/" + urllib.parse.quote(id, safe=""))
 
     def list_namespaces(self) -> List[NamespaceInfo]:
         return from_json(List[NamespaceInfo], self._call("GET", "/v1/namespaces")["namespaces"])

@@ -58,6 +58,25 @@ class KeyInfo:
 
 
 @dataclass
+class APIKey:
+    """A stored API key (never its token)."""
+
+    id: str
+    admin: bool
+    namespaces: List[str] = field(default_factory=list)
+    name: str = ""
+    created_at: str = ""
+    revoked_at: Optional[str] = None
+
+
+@dataclass
+class CreatedKey(APIKey):
+    """A new key with its token, which is shown this once."""
+
+    token: str = ""
+
+
+@dataclass
 class NamespaceInfo:
     name: str
     embedder: str

@@ -35,6 +35,31 @@ class Live(unittest.TestCase):
         self.c.create_note(NS, "a note so that the namespace exists")
         self.assertIn(NS, [n.name for n in self.c.list_namespaces()])
 
+    def test_keys(self) -> None:
+        made = self.admin.create_key(namespaces=[NS], name="py-live")
+        self.assertTrue(made.token.startswith("amem_"))
+        self.assertEqual(made.namespaces, [NS])
+        self.assertFalse(made.admin)
+        fresh = Client(URL, made.token, timeout=30)
+        self.assertEqual(fresh.get_key().id, made.id)
+        listed = {k.id: k for k in self.admin.list_keys()}
+        self.assertEqual(listed[made.id].name, "py-live")
+        self.assertIsNone(listed[made.id].revoked_at)
+        with self.assertRaises(APIError) as e:
+            self.c.list_keys()
+        self.assertEqual(e.exception.status, 403)
+        with self.assertRaises(APIError) as e:
+            self.admin.create_key()
+        self.assertEqual(e.exception.status, 400)
+        self.admin.revoke_key(made.id)
+        with self.assertRaises(APIError) as e:
+            fresh.get_key()
+        self.assertEqual(e.exception.status, 401)
+        self.assertIsNotNone({k.id: k for k in self.admin.list_keys()}[made.id].revoked_at)
+        with self.assertRaises(APIError) as e:
+            self.admin.revoke_key("key_000000000000")
+        self.assertEqual(e.exception.status, 404)
+
     def test_note_lifecycle(self) -> None:
         n = self.c.create_note(
             NS,

@@ -39,6 +39,23 @@ test("key and namespaces", async () => {
   assert.ok((await c.listNamespaces()).some((n) => n.name === NS));
 });
 
+test("keys", async () => {
+  const made = await admin.createKey({ namespaces: [NS], name: "ts-live" });
+  assert.match(made.token, /^amem_/);
+  assert.deepEqual(made.namespaces, [NS]);
+  const fresh = new Client({ baseUrl: URL, apiKey: made.token });
+  assert.equal((await fresh.getKey()).id, made.id);
+  const listed = (await admin.listKeys()).find((k) => k.id === made.id);
+  assert.equal(listed.name, "ts-live");
+  assert.equal(listed.revoked_at, undefined);
+  await assert.rejects(c.listKeys(), (e) => e instanceof ApiError && e.status === 403);
+  await assert.rejects(admin.createKey({}), (e) => e instanceof ApiError && e.status === 400);
+  await admin.revokeKey(made.id);
+  await assert.rejects(fresh.getKey(), (e) => e instanceof ApiError && e.status === 401);
+  assert.ok((await admin.listKeys()).find((k) => k.id === made.id).revoked_at);
+  await assert.rejects(admin.revokeKey("key_000000000000"), (e) => e instanceof ApiError && e.status === 404);
+});
+
 test("a note's life", async () => {
   const n = await c.createNote(
     NS,

@@ -2,7 +2,7 @@
 // index.d.ts stays usable: the README's agent loop and a use of every
 // method with the types a caller would write.
 import { ApiError, Client } from "amem-client";
-import type { KeyInfo, LinkPage, Neighbor, Note, NotePage, SearchResult, Stats, UsageTotal, Version } from "amem-client";
+import type { ApiKey, CreatedKey, KeyInfo, LinkPage, Neighbor, Note, NotePage, SearchResult, Stats, UsageTotal, Version } from "amem-client";
 
 declare function callYourLLM(prompt: string): Promise<string>;
 
@@ -23,6 +23,11 @@ export async function everyMethod(id: string): Promise<void> {
   const metrics: string = await mem.getMetrics();
   const doc: Record<string, unknown> = await mem.getOpenApi();
   const key: KeyInfo = await mem.getKey();
+  const made: CreatedKey = await mem.createKey({ namespaces: ["agent"], name: "bot" });
+  const keys: ApiKey[] = await mem.listKeys();
+  await mem.revokeKey(made.id);
+  const token: string = made.token;
+  const revoked: string | undefined = keys[0]?.revoked_at;
   const names: string[] = (await mem.listNamespaces()).map((n) => n.name);
   const stats: Stats = await mem.getStats("agent");
   const note: Note = await mem.createNote("agent", { content: "x", time: null, tags: ["t"] }, { wait: true });
