@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/attribute"
 )
 
 // Bounds on what the curator may write, applied after it answers.
@@ -73,7 +75,12 @@ func (m *Memory) enrichClaimed(ctx context.Context, c *claim, due func(Note) boo
 
 // enrich runs the pipeline on a claimed note; ran is false when there was
 // nothing to do (a note that is not due).
-func (m *Memory) enrich(ctx context.Context, c *claim, due func(Note) bool) (_ Note, ran bool, _ error) {
+func (m *Memory) enrich(ctx context.Context, c *claim, due func(Note) bool) (_ Note, ran bool, err error) {
+	ctx, span := m.startSpan(ctx, "amem.enrich", attrNamespace.String(c.ref.Namespace), attrNoteID.String(c.ref.ID))
+	defer func() {
+		span.SetAttributes(attribute.Bool("amem.enrich.ran", ran))
+		endSpan(span, err)
+	}()
 	ns, id := c.ref.Namespace, c.ref.ID
 	n, err := m.Get(ctx, ns, id)
 	if err != nil {
@@ -100,7 +107,7 @@ func (m *Memory) enrich(ctx context.Context, c *claim, due func(Note) bool) (_ N
 		}
 		return failed, true, &EnrichError{NoteID: id, Err: err}
 	}
-	if err := m.apply(ctx, c, p); err != nil {
+	if err := m.applyTraced(ctx, c, p); err != nil {
 		m.recordSpent(ctx, n, p.usage)
 		return Note{}, true, fmt.Errorf("enrich %s: %w", id, err)
 	}
@@ -216,8 +223,11 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	}
 	n := base.Clone()
 
-	attrs, err := cur.Construct(ctx, n)
+	cctx, span := m.startSpan(ctx, "amem.construct")
+	attrs, err := cur.Construct(cctx, n)
 	p.usage.construct = attrs.Usage
+	span.SetAttributes(usageAttrs(attrs.Usage)...)
+	endSpan(span, err)
 	if err != nil {
 		return p, fmt.Errorf("construct: %w", err)
 	}
@@ -236,14 +246,14 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 		n.Embedding = vecs[0]
 	}
 
-	cands, err := m.candidates(ctx, n)
+	cctx, span = m.startSpan(ctx, "amem.connect")
+	dec, cands, err := m.connect(cctx, n)
+	p.usage.connect, p.usage.evolve = dec.Usage, dec.EvolveUsage
+	span.SetAttributes(attrCandidates.Int(len(cands)), attrLinks.Int(len(dec.Links)), attrEvolutions.Int(len(dec.Evolve)))
+	span.SetAttributes(usageAttrs(dec.Usage.Add(dec.EvolveUsage))...)
+	endSpan(span, err)
 	if err != nil {
 		return p, err
-	}
-	dec, err := cur.Connect(ctx, n, cands)
-	p.usage.connect, p.usage.evolve = dec.Usage, dec.EvolveUsage
-	if err != nil {
-		return p, fmt.Errorf("connect: %w", err)
 	}
 	shown := make(map[string]Note, len(cands))
 	for _, c := range cands {
@@ -328,6 +338,28 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 	n.Enrichment = Enrichment{State: EnrichDone, Attempts: base.Enrichment.Attempts + 1, At: now}
 	p.note = n
 	return p, nil
+}
+
+// connect shows the note's nearest notes to the curator and returns its
+// decision about them.
+func (m *Memory) connect(ctx context.Context, n Note) (Decision, []Candidate, error) {
+	cands, err := m.candidates(ctx, n)
+	if err != nil {
+		return Decision{}, nil, err
+	}
+	dec, err := m.opts.Curator.Connect(ctx, n, cands)
+	if err != nil {
+		return dec, cands, fmt.Errorf("connect: %w", err)
+	}
+	return dec, cands, nil
+}
+
+// applyTraced is apply under its span, amem.store.
+func (m *Memory) applyTraced(ctx context.Context, c *claim, p *plan) error {
+	ctx, span := m.startSpan(ctx, "amem.store", attrLinks.Int(len(p.links)), attrEvolutions.Int(len(p.evolved)))
+	err := m.apply(ctx, c, p)
+	endSpan(span, err)
+	return err
 }
 
 // warmState is whether a namespace's curator statistics are warm.

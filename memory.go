@@ -157,6 +157,13 @@ func (m *Memory) embed(ctx context.Context, texts []string) ([][]float32, error)
 	if len(texts) == 0 {
 		return nil, nil
 	}
+	ctx, span := m.startSpan(ctx, "amem.embed", attrTexts.Int(len(texts)))
+	vecs, err := m.embedTexts(ctx, texts)
+	endSpan(span, err)
+	return vecs, err
+}
+
+func (m *Memory) embedTexts(ctx context.Context, texts []string) ([][]float32, error) {
 	unique, at := dedupe(texts)
 	vecs, err := m.opts.Embedder.Embed(ctx, unique)
 	if err != nil {

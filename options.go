@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"strings"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 // Options configure a Memory. A nil *Options means all defaults; each zero
@@ -23,6 +25,11 @@ type Options struct {
 
 	// Now is the clock (default time.Now); tests inject a fixed one.
 	Now func() time.Time
+
+	// TracerProvider makes the spans of Add, enrichment and Search
+	// (tracing.go). Nil means the global one, otel.GetTracerProvider(),
+	// which records nothing until a program installs an SDK.
+	TracerProvider trace.TracerProvider
 
 	// Candidates is how many nearest notes are shown to the curator as
 	// link candidates (default 10, the paper's k).

@@ -81,6 +81,23 @@ const rrfK = 60
 // direct hits are the best notes that pass it, and linked notes pass it
 // too.
 func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error) {
+	mode := req.Mode
+	if mode == "" {
+		mode = SearchHybrid
+	}
+	k := req.K
+	if k == 0 {
+		k = 10
+	}
+	ctx, span := m.startSpan(ctx, "amem.Search", attrNamespace.String(req.Namespace),
+		attrMode.String(string(mode)), attrK.Int(k), attrFiltered.Bool(!req.Filter.IsZero()))
+	res, err := m.search(ctx, req)
+	span.SetAttributes(attrHits.Int(len(res)))
+	endSpan(span, err)
+	return res, err
+}
+
+func (m *Memory) search(ctx context.Context, req SearchRequest) ([]Result, error) {
 	if err := ValidNamespace(req.Namespace); err != nil {
 		return nil, err
 	}

@@ -49,6 +49,19 @@ const MaxBatch = 1000
 // enrichment can't run (ctx ends, the store fails): they stay pending, to
 // be enriched by RunWorkers or EnrichPending.
 func (m *Memory) AddBatch(ctx context.Context, reqs []AddRequest) ([]Note, error) {
+	ctx, span := m.startSpan(ctx, "amem.Add", attrBatch.Int(len(reqs)))
+	notes, err := m.addBatch(ctx, reqs)
+	if len(notes) > 0 {
+		span.SetAttributes(attrNamespace.String(notes[0].Namespace))
+		if len(notes) == 1 {
+			span.SetAttributes(attrNoteID.String(notes[0].ID))
+		}
+	}
+	endSpan(span, err)
+	return notes, err
+}
+
+func (m *Memory) addBatch(ctx context.Context, reqs []AddRequest) ([]Note, error) {
 	if len(reqs) == 0 {
 		return nil, invalidf("no notes to add")
 	}

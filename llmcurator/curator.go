@@ -54,6 +54,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/amem-dev/amem"
 )
 
@@ -102,6 +104,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Connect is how Connect asks the model (default OneCall).
 	Connect ConnectMode
+	// TracerProvider makes the llm.call spans (tracing.go); nil means
+	// otel.GetTracerProvider().
+	TracerProvider trace.TracerProvider
 }
 
 // ConnectMode says how many calls Connect makes; see the package comment
@@ -452,7 +457,7 @@ func (c *Curator) ask(ctx context.Context, prompt *template.Template, data any, 
 	}
 	var usage amem.Usage
 	for attempt := 0; attempt < 2; attempt++ {
-		resp, err := c.llm.Complete(ctx, req)
+		resp, err := c.complete(ctx, prompt.Name(), attempt, req)
 		if err != nil {
 			return usage, err
 		}

@@ -15,6 +15,7 @@ import (
 	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/jsonin"
@@ -30,6 +31,9 @@ type Options struct {
 	// Logger receives failures and refused calls (default slog.Default()).
 	// Tokens are never logged.
 	Logger *slog.Logger
+	// TracerProvider makes a span per tool call (tracing.go); nil means
+	// otel.GetTracerProvider().
+	TracerProvider trace.TracerProvider
 }
 
 func (o Options) withDefaults() Options {
@@ -68,6 +72,7 @@ type tools struct {
 	mem   *amem.Memory
 	scope scope
 	log   *slog.Logger
+	tp    trace.TracerProvider
 }
 
 const instructions = `amem is a long-term memory after the A-Mem method (agentic memory). ` +
@@ -81,7 +86,7 @@ const instructions = `amem is a long-term memory after the A-Mem method (agentic
 func newServer(mem *amem.Memory, opts Options, sc scope) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "amem", Title: "amem: agentic memory", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger})
-	t := &tools{mem: mem, scope: sc, log: opts.Logger}
+	t := &tools{mem: mem, scope: sc, log: opts.Logger, tp: opts.TracerProvider}
 	register(srv, t, addTool, t.add)
 	register(srv, t, searchTool(), t.search)
 	register(srv, t, getTool, t.get)
@@ -105,7 +110,9 @@ type namespaced interface{ namespace() string }
 func register[In namespaced, Out any](srv *mcp.Server, t *tools, tool *mcp.Tool, h func(context.Context, string, In) (Out, error)) {
 	tool = new(*tool) // the tools are shared by every server
 	tool.OutputSchema = outputSchema[Out]()
-	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (*mcp.CallToolResult, Out, error) {
+	mcp.AddTool(srv, tool, func(ctx context.Context, req *mcp.CallToolRequest, in In) (_ *mcp.CallToolResult, _ Out, err error) {
+		ctx, span := t.startSpan(ctx, tool.Name)
+		defer func() { endSpan(span, err) }()
 		var zero Out
 		if err := jsonin.Check(req.Params.Arguments, "the tool's input"); err != nil {
 			return nil, zero, fmt.Errorf("%w: %v", amem.ErrInvalid, err)

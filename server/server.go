@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
@@ -69,6 +70,9 @@ type Options struct {
 	ClientIPHeader string
 	// Now is the clock of the rate limits (default time.Now).
 	Now func() time.Time
+	// TracerProvider makes a span per API request (tracing.go); nil
+	// means otel.GetTracerProvider().
+	TracerProvider trace.TracerProvider
 }
 
 // Default limits.
@@ -280,7 +284,9 @@ func (s *Server) routes() []route {
 func (s *Server) instrument(rt route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
+		r, span := s.startSpan(r, rt)
 		rec := &statusRecorder{ResponseWriter: w, status: http.StatusOK}
+		defer func() { endSpan(span, rec.status) }()
 		var keyID string
 		if rt.public {
 			keyID = s.serve(rec, r, rt)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -42,6 +43,11 @@ func (a *app) serveMCP(logFormat string) (err error) {
 	if err != nil {
 		return err
 	}
+	endTracing, err := setupTracing(a.ctx, os.Getenv, logger)
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, endTracing()) }()
 	svc, err := a.openService(logger, amem.WorkerOptions{})
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -66,11 +67,16 @@ the requests in flight and the enrichments running, then exits 0.`,
   curl -H "Authorization: Bearer $(cat key.txt)" -d '{"content":"Alice likes tea"}' \
     http://127.0.0.1:7077/v1/namespaces/alice/notes`,
 		Args: exactArgs(0, ""),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
 			logger, err := newLogger(a.stderr, logFormat, a.verbose)
 			if err != nil {
 				return err
 			}
+			endTracing, err := setupTracing(a.ctx, os.Getenv, logger)
+			if err != nil {
+				return err
+			}
+			defer func() { err = errors.Join(err, endTracing()) }()
 			ln, err := net.Listen("tcp", addr)
 			if err != nil {
 				return err
