@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/amem-dev/amem"
 )
@@ -47,13 +48,29 @@ func BenchmarkSearch(b *testing.B) {
 
 // BenchmarkRefusedRequest is the cost of a request with a wrong key: one
 // hash and one indexed read.
+// BenchmarkRefusedRequest: a wrong key checked (hash and one indexed
+// read), with the per-address limit off; and, with it on, a request from
+// an address past its burst of wrong keys, refused before any lookup.
 func BenchmarkRefusedRequest(b *testing.B) {
-	e := newEnv(b, Options{})
 	bad := "amem_" + strings.Repeat("x", 43)
-	b.ResetTimer()
-	for range b.N {
-		serveOnce(b, e.api, "GET", "/v1/namespaces/bench/search?q=x", bad, "", http.StatusUnauthorized)
-	}
+	const path = "/v1/namespaces/bench/search?q=x"
+	b.Run("key-checked", func(b *testing.B) {
+		e := newEnv(b, Options{AuthFailRate: -1})
+		for b.Loop() {
+			serveOnce(b, e.api, "GET", path, bad, "", http.StatusUnauthorized)
+		}
+	})
+	b.Run("address-limited", func(b *testing.B) {
+		// A stopped clock: the bucket never refills while it runs.
+		stopped := time.Date(2026, 12, 3, 0, 0, 0, 0, time.UTC)
+		e := newEnv(b, Options{Now: func() time.Time { return stopped }})
+		for range DefaultAuthFailBurst {
+			serveOnce(b, e.api, "GET", path, bad, "", http.StatusUnauthorized)
+		}
+		for b.Loop() {
+			serveOnce(b, e.api, "GET", path, bad, "", http.StatusTooManyRequests)
+		}
+	})
 }
 
 func serveOnce(b *testing.B, h http.Handler, method, path, key, body string, want int) {
