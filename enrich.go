@@ -531,6 +531,9 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 			if len(reembed) > 0 {
 				return errRetryApply
 			}
+			if err := m.recordEvent(tx, note, EventEnriched); err != nil {
+				return err
+			}
 			return p.usage.record(tx, ns, id, note.UpdatedAt)
 		})
 		switch {
@@ -638,7 +641,10 @@ func (m *Memory) applyEvolution(tx Tx, by Note, ev *evolvedNote, reembed *[]*evo
 	if ev.reason != "" {
 		reason += ": " + ev.reason
 	}
-	return tx.AddVersion(m.version(next, ActorEvolve, reason, &cur))
+	if err := tx.AddVersion(m.version(next, ActorEvolve, reason, &cur)); err != nil {
+		return err
+	}
+	return m.recordEvent(tx, next, EventEvolved)
 }
 
 // markFailed records a failed enrichment, when it is due again, and the

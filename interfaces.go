@@ -223,6 +223,13 @@ type Tx interface {
 	NoteUsage(ns, id string) ([]UsageTotal, error)
 	// Stats counts a namespace's notes by enrichment state, and its links.
 	Stats(ns string) (NamespaceStats, error)
+
+	// RecordEvent queues e in the outbox of every webhook of e.Namespace
+	// that takes e.Kind, as part of this transaction; with no such
+	// webhook it writes nothing. Whether a namespace has webhooks is read
+	// here, in the transaction, never from a cache: a webhook created by
+	// another process counts from its commit on.
+	RecordEvent(e Event) error
 }
 
 // Feed is a namespace's position in its change feed, with the embedder

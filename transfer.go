@@ -545,6 +545,9 @@ func (m *Memory) restoreRecords(tx Tx, recs []Record, st *ImportStats) error {
 				return err
 			}
 		}
+		if err := m.recordEvent(tx, n, EventCreated); err != nil {
+			return err
+		}
 		known[r.ID] = r.Namespace
 		fresh = append(fresh, r)
 		st.Restored++

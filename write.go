@@ -106,7 +106,10 @@ func (m *Memory) insertNew(tx Tx, n Note, actor Actor, reason string) error {
 	if err := tx.InsertNote(n); err != nil {
 		return err
 	}
-	return tx.AddVersion(m.version(n, actor, reason, nil))
+	if err := tx.AddVersion(m.version(n, actor, reason, nil)); err != nil {
+		return err
+	}
+	return m.recordEvent(tx, n, EventCreated)
 }
 
 // enrichNew enriches notes just stored, in place, in order: at once when
@@ -384,7 +387,10 @@ func (m *Memory) change(ctx context.Context, ns, id string, actor Actor, reason 
 			if err := tx.UpdateNote(next, cur.Version); err != nil {
 				return err
 			}
-			return tx.AddVersion(m.version(next, actor, reason, &cur))
+			if err := tx.AddVersion(m.version(next, actor, reason, &cur)); err != nil {
+				return err
+			}
+			return m.recordEvent(tx, next, EventUpdated)
 		})
 		if err == nil {
 			m.advance(ctx, ns)
@@ -407,7 +413,19 @@ func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 	if err := ValidNamespace(ns); err != nil {
 		return err
 	}
-	if err := m.update(ctx, func(tx Tx) error { return tx.DeleteNote(ns, id) }); err != nil {
+	err := m.update(ctx, func(tx Tx) error {
+		// The event carries the last version, so a receiver can order it
+		// after the note's other events.
+		cur, err := tx.Note(ns, id)
+		if err != nil {
+			return err
+		}
+		if err := tx.DeleteNote(ns, id); err != nil {
+			return err
+		}
+		return m.recordEvent(tx, cur, EventDeleted)
+	})
+	if err != nil {
 		return err
 	}
 	m.advance(ctx, ns)

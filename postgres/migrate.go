@@ -21,7 +21,44 @@ var ErrSchemaTooNew = errors.New("database schema is newer than this program")
 // migration; append a new one.
 var migrations = []string{
 	migration1,
+	migration2,
 }
+
+// migration2 adds webhooks and their outbox, as package sqlite's
+// migration 6. Event IDs come from an identity column, never reused.
+// The foreign key makes RecordEvent's insert take a key share lock on
+// its webhook, so a webhook deleted meanwhile waits for the write's
+// commit and then cascades to its event: no event outlives its webhook.
+const migration2 = `
+CREATE TABLE webhooks (
+	id                text COLLATE "C" PRIMARY KEY,
+	ns                text COLLATE "C" NOT NULL,
+	url               text NOT NULL,
+	secret            text NOT NULL,
+	kinds             text NOT NULL,
+	created_at        bigint NOT NULL,
+	delivered         bigint NOT NULL DEFAULT 0,
+	last_delivered_at bigint,
+	last_error        text NOT NULL DEFAULT '',
+	last_error_at     bigint
+);
+CREATE INDEX webhooks_ns ON webhooks (ns);
+CREATE TABLE webhook_events (
+	id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+	webhook_id  text COLLATE "C" NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+	ns          text COLLATE "C" NOT NULL,
+	note_id     text COLLATE "C" NOT NULL,
+	version     integer NOT NULL,
+	kind        text NOT NULL,
+	created_at  bigint NOT NULL,
+	attempts    integer NOT NULL DEFAULT 0,
+	next_at     bigint,
+	lease_owner text,
+	lease_until bigint
+);
+CREATE INDEX webhook_events_due ON webhook_events (next_at) WHERE next_at IS NOT NULL;
+CREATE INDEX webhook_events_note ON webhook_events (webhook_id, note_id, id);
+`
 
 // migration1 is the schema of package sqlite at its migration 5, in
 // PostgreSQL's types (see encode.go for the encodings).

@@ -23,7 +23,47 @@ var migrations = []string{
 	migration3,
 	migration4,
 	migration5,
+	migration6,
 }
+
+// migration6 adds webhooks and their outbox. webhook_events holds one row
+// per event and webhook (written by RecordEvent in the note's own
+// transaction), deleted once delivered; next_at is when it is next due,
+// NULL once given up; lease_owner and lease_until are the claim of the
+// worker sending it. AUTOINCREMENT, so that an event ID, which receivers
+// deduplicate by, is never reused after a delivered row is deleted.
+// webhooks_ns makes RecordEvent's check of a namespace without webhooks
+// one index probe.
+const migration6 = `
+CREATE TABLE webhooks (
+	id                TEXT PRIMARY KEY,
+	ns                TEXT NOT NULL,
+	url               TEXT NOT NULL,
+	secret            TEXT NOT NULL,
+	kinds             TEXT NOT NULL,
+	created_at        INTEGER NOT NULL,
+	delivered         INTEGER NOT NULL DEFAULT 0,
+	last_delivered_at INTEGER,
+	last_error        TEXT NOT NULL DEFAULT '',
+	last_error_at     INTEGER
+) STRICT;
+CREATE INDEX webhooks_ns ON webhooks (ns);
+CREATE TABLE webhook_events (
+	id          INTEGER PRIMARY KEY AUTOINCREMENT,
+	webhook_id  TEXT NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+	ns          TEXT NOT NULL,
+	note_id     TEXT NOT NULL,
+	version     INTEGER NOT NULL,
+	kind        TEXT NOT NULL,
+	created_at  INTEGER NOT NULL,
+	attempts    INTEGER NOT NULL DEFAULT 0,
+	next_at     INTEGER,
+	lease_owner TEXT,
+	lease_until INTEGER
+) STRICT;
+CREATE INDEX webhook_events_due ON webhook_events (next_at) WHERE next_at IS NOT NULL;
+CREATE INDEX webhook_events_note ON webhook_events (webhook_id, note_id, id);
+`
 
 // migration5 drops the full-text index: each process now keeps its own
 // per namespace (package lexindex), following the change feed, so that

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,7 +17,10 @@ func TestMigration5DropsFullText(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	all := migrations
 	migrations = all[:4]
+	// A program at schema 4 prepared none of the later tables' statements.
+	restore := withoutStatements(recordEvent, claimEvents, anyDueEvent)
 	s, err := Open(ctx, path, nil)
+	restore()
 	if err != nil {
 		migrations = all
 		t.Fatal(err)
@@ -69,4 +73,16 @@ func TestMigration5DropsFullText(t *testing.T) {
 	if err := s.read.db.QueryRowContext(ctx, selectSchemaVersion).Scan(&version); err != nil || version != len(migrations) {
 		t.Errorf("schema version %d, %v; want %d", version, err, len(migrations))
 	}
+}
+
+// withoutStatements drops queries from the statements Open prepares,
+// until the returned func puts them back: to open a database as a
+// program older than those statements' tables would.
+func withoutStatements(queries ...string) (restore func()) {
+	reads, writes := readQueries, writeOnlyQueries
+	drop := func(list []string) []string {
+		return slices.DeleteFunc(slices.Clone(list), func(q string) bool { return slices.Contains(queries, q) })
+	}
+	readQueries, writeOnlyQueries = drop(reads), drop(writes)
+	return func() { readQueries, writeOnlyQueries = reads, writes }
 }

@@ -28,6 +28,7 @@ var readQueries = []string{
 	selectLinksOf, selectLinkEnds,
 	selectEmbeddings, selectEmbeddingsOf,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,
+	anyDueEvent,
 }
 
 // writeOnlyQueries are the statements only Update transactions run.
@@ -36,6 +37,7 @@ var writeOnlyQueries = []string{
 	upsertLink, deleteLinksFrom, insertVersion, insertUsage,
 	takeSeq, insertTombstone, selectOldTombstones, deleteOldTombstones, raiseHorizon,
 	claimDue, claimNote, renewClaim, releaseClaim,
+	recordEvent, claimEvents,
 }
 
 // pool is a *sql.DB with its prepared statements.

@@ -96,6 +96,8 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"Claims", testClaims},
 		{"ClaimsConcurrent", testClaimsConcurrent},
 		{"HistoryUnderConcurrentEvolution", testHistoryUnderConcurrentEvolution},
+		{"WebhookOutbox", testWebhookOutbox},
+		{"WebhookEventIDs", testWebhookEventIDs},
 		{"Closed", testClosed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
