@@ -58,8 +58,6 @@ func claimEvents(t *testing.T, ws webhook.Store, owner string, now time.Time) (m
 	return byLabel, got
 }
 
-
-
 func testWebhookOutbox(t *testing.T, s amem.Store) {
 	ws := webhookStore(t, s)
 	ctx := context.Background()
