@@ -26,17 +26,18 @@ type keyList struct {
 	Keys []auth.Key `json:"keys"`
 }
 
-// adminOnly answers 403 to a key that is not an admin key.
-func adminOnly(w http.ResponseWriter, r *http.Request, p auth.Principal) bool {
+// adminOnly answers 403 to a key that is not an admin key; what names
+// what it needs one for.
+func adminOnly(w http.ResponseWriter, r *http.Request, p auth.Principal, what string) bool {
 	if p.Admin {
 		return true
 	}
-	problem(w, r, http.StatusForbidden, "managing keys needs an admin key ('amem keys create --admin')")
+	problem(w, r, http.StatusForbidden, "%s needs an admin key ('amem keys create --admin')", what)
 	return false
 }
 
 func (s *Server) createKey(w http.ResponseWriter, r *http.Request, p auth.Principal) {
-	if !adminOnly(w, r, p) {
+	if !adminOnly(w, r, p, "managing keys") {
 		return
 	}
 	var in keyInput
@@ -58,7 +59,7 @@ func (s *Server) createKey(w http.ResponseWriter, r *http.Request, p auth.Princi
 }
 
 func (s *Server) listKeys(w http.ResponseWriter, r *http.Request, p auth.Principal) {
-	if !adminOnly(w, r, p) {
+	if !adminOnly(w, r, p, "managing keys") {
 		return
 	}
 	keys, err := s.opts.Keys.Keys(r.Context())
@@ -73,7 +74,7 @@ func (s *Server) listKeys(w http.ResponseWriter, r *http.Request, p auth.Princip
 }
 
 func (s *Server) revokeKey(w http.ResponseWriter, r *http.Request, p auth.Principal) {
-	if !adminOnly(w, r, p) {
+	if !adminOnly(w, r, p, "managing keys") {
 		return
 	}
 	if err := s.opts.Keys.RevokeKey(r.Context(), r.PathValue("id"), s.now().UTC()); err != nil {

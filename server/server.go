@@ -28,6 +28,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
 	"github.com/amem-dev/amem/ui"
+	"github.com/amem-dev/amem/webhook"
 )
 
 // Options configure a Server. Zero fields mean the defaults.
@@ -73,6 +74,10 @@ type Options struct {
 	// TracerProvider makes a span per API request (tracing.go); nil
 	// means otel.GetTracerProvider().
 	TracerProvider trace.TracerProvider
+	// Webhooks keeps the namespaces' webhooks, managed under
+	// /v1/namespaces/{ns}/webhooks with an admin key; nil: those routes
+	// answer 501. Delivery is package webhook's Worker, run beside.
+	Webhooks webhook.Store
 }
 
 // Default limits.
@@ -276,6 +281,9 @@ func (s *Server) routes() []route {
 		{method: "GET", path: ns + "/links", query: []string{"after", "limit"}, h: s.listLinks},
 		{method: "GET", path: ns + "/search", query: []string{"q", "k", "mode", "links", "from", "to"},
 			repeated: []string{"tag", "meta"}, h: s.search},
+		{method: "GET", path: ns + "/webhooks", h: s.listWebhooks},
+		{method: "POST", path: ns + "/webhooks", h: s.createWebhook},
+		{method: "DELETE", path: ns + "/webhooks/{id}", h: s.deleteWebhook},
 	}
 }
 

@@ -60,6 +60,9 @@ func newEnvCurator(t testing.TB, opts Options, cur func(amem.Embedder) amem.Cura
 		t.Fatal(err)
 	}
 	opts.Keys = st
+	if opts.Webhooks == nil {
+		opts.Webhooks = st
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
