@@ -12,6 +12,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/webhook"
 	"github.com/amem-dev/amem/postgres"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -20,6 +21,7 @@ import (
 type Store interface {
 	amem.Store
 	auth.Store
+	webhook.Store
 }
 
 var (

@@ -16,6 +16,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/server"
+	"github.com/amem-dev/amem/webhook"
 )
 
 // version is reported by /healthz and to MCP clients.
@@ -38,15 +39,16 @@ func newLogger(w io.Writer, format string, verbose bool) (*slog.Logger, error) {
 
 func (a *app) serveCmd() *cobra.Command {
 	var (
-		addr      string
-		logFormat string
-		workers   int
-		maxBody   int64
-		drain     time.Duration
-		keyRate   float64
-		failRate  float64
-		failBurst int
-		ipHeader  string
+		addr        string
+		logFormat   string
+		workers     int
+		maxBody     int64
+		drain       time.Duration
+		keyRate     float64
+		failRate    float64
+		failBurst   int
+		ipHeader    string
+		hookTimeout time.Duration
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -59,6 +61,10 @@ Every /v1 and /mcp request needs an API key ('amem keys create').
 A new note is durable and searchable when its request returns; background
 workers enrich it (POST ...?wait=true waits). Notes pending when the
 process stops are enriched after the next start.
+
+Webhooks (POST /v1/namespaces/{ns}/webhooks with an admin key) are sent
+from here: each note event is queued in the database with the change
+that made it, so a receiver that is down, or a restart, loses none.
 
 On SIGTERM or interrupt the server stops accepting connections, finishes
 the requests in flight and the enrichments running, then exits 0.`,
@@ -89,10 +95,13 @@ the requests in flight and the enrichments running, then exits 0.`,
 			api := server.New(svc.mem, server.Options{
 				Keys: svc.store, Logger: logger, MaxBodyBytes: maxBody, Version: version,
 				MCP: a.mcpHTTP(svc), KeyRate: keyRate, AuthFailRate: failRate, AuthFailBurst: failBurst,
-				ClientIPHeader: ipHeader,
+				ClientIPHeader: ipHeader, Webhooks: svc.store,
 			})
 			svc.onEnrich = api.EnrichResult
 			svc.start(amem.WorkerOptions{Workers: workers})
+			if err := svc.startWebhooks(webhook.Options{Timeout: hookTimeout}); err != nil {
+				return errors.Join(err, svc.Close())
+			}
 			return a.serveHTTP(ln, &httpService{svc, api}, drain)
 		},
 	}
@@ -107,6 +116,7 @@ the requests in flight and the enrichments running, then exits 0.`,
 	f.Float64Var(&keyRate, "key-rate", server.DefaultKeyRate, "requests per second each API key may make, in bursts of twice as many (429 with Retry-After past it; negative: no limit)")
 	f.Float64Var(&failRate, "auth-fail-rate", server.DefaultAuthFailRate, "requests with a missing or wrong key per second one client address may make after its burst; past it the address gets 429 until its bucket refills (negative: no limit)")
 	f.IntVar(&failBurst, "auth-fail-burst", server.DefaultAuthFailBurst, "requests with a missing or wrong key one client address may make at once")
+	f.DurationVar(&hookTimeout, "webhook-timeout", webhook.DefaultTimeout, "how long a webhook's receiver has to answer a delivery before it counts as failed and is retried")
 	f.StringVar(&ipHeader, "client-ip-header", "", "header a trusted reverse proxy sets to the client's address, e.g. X-Forwarded-For (its last entry is used); default: the connection's address")
 	return c
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/local"
+	"github.com/amem-dev/amem/webhook"
 )
 
 // service is a long-running memory (amem serve, amem mcp): Add returns
@@ -56,6 +57,25 @@ func (s *service) enriched(n amem.Note, err error) {
 	if s.onEnrich != nil {
 		s.onEnrich(n, err)
 	}
+}
+
+// startWebhooks delivers the webhooks' events until Close (amem serve:
+// the process whose API manages them).
+func (s *service) startWebhooks(opts webhook.Options) error {
+	opts.Logger = s.logger
+	w, err := webhook.NewWorker(s.store, &opts)
+	if err != nil {
+		return err
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	prev := s.stop
+	s.stop = func() { prev(); stop() }
+	s.done.Add(1)
+	go func() {
+		defer s.done.Done()
+		_ = w.Run(ctx) // ends only with ctx; store errors are logged and retried
+	}()
+	return nil
 }
 
 // start runs the enrichment workers until Close.
