@@ -12,9 +12,9 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
-	"github.com/amem-dev/amem/webhook"
 	"github.com/amem-dev/amem/postgres"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/webhook"
 )
 
 // Store is what OpenStore returns: notes and API keys in one database.
