@@ -14,6 +14,41 @@ export interface ApiKey {
 }
 /** A new key with its token, which is shown this once. */
 export interface CreatedKey extends ApiKey { token: string }
+/** The kinds of note events a webhook is sent. */
+export type EventKind = "created" | "updated" | "enriched" | "evolved" | "deleted";
+/** A namespace's webhook with its delivery counts (never its secret). */
+export interface Webhook {
+  id: string;
+  namespace: string;
+  url: string;
+  /** Empty: every kind. */
+  kinds: EventKind[];
+  created_at: string;
+  pending: number;
+  failed: number;
+  delivered: number;
+  last_delivered_at?: string;
+  last_error?: string;
+  last_error_at?: string;
+}
+/** A new webhook with its signing secret, which is shown this once. */
+export interface CreatedWebhook {
+  id: string;
+  namespace: string;
+  url: string;
+  kinds: EventKind[];
+  created_at: string;
+  secret: string;
+}
+/** The JSON body POSTed to a webhook's URL (check Amem-Signature first). */
+export interface WebhookEvent {
+  id: string;
+  kind: EventKind;
+  namespace: string;
+  note_id: string;
+  version: number;
+  at: string;
+}
 export interface NamespaceInfo { name: string; embedder: string; dimensions: number; created_at?: string }
 export interface UsageTotal { operation: string; calls: number; prompt_tokens: number; completion_tokens: number }
 
@@ -172,6 +207,12 @@ export class Client {
   createKey(key: { namespaces?: string[]; admin?: boolean; name?: string }): Promise<CreatedKey>;
   /** Admin keys only. */
   revokeKey(id: string): Promise<void>;
+  /** Admin keys only: the namespace's webhooks. */
+  listWebhooks(ns: string): Promise<Webhook[]>;
+  /** Admin keys only: POST the namespace's note events (every kind unless kinds says) to url, signed with secret (generated unless given). */
+  createWebhook(ns: string, webhook: { url: string; kinds?: EventKind[]; secret?: string }): Promise<CreatedWebhook>;
+  /** Admin keys only. */
+  deleteWebhook(ns: string, id: string): Promise<void>;
   listNamespaces(): Promise<NamespaceInfo[]>;
   getStats(ns: string): Promise<Stats>;
   /** Stores a memory; searchable when this resolves. wait enriches it first. */

@@ -45,6 +45,14 @@ export class Client {
   }
   async revokeKey(id) { await this.#call("DELETE", "/v1/keys/" + encodeURIComponent(id)); }
 
+  // Webhooks of a namespace (an admin key's).
+
+  async listWebhooks(ns) { return (await this.#call("GET", path(ns, "webhooks"))).webhooks; }
+  async createWebhook(ns, { url, kinds = [], secret } = {}) {
+    return this.#call("POST", path(ns, "webhooks"), [], secret === undefined ? { url, kinds } : { url, kinds, secret });
+  }
+  async deleteWebhook(ns, id) { await this.#call("DELETE", path(ns, "webhooks", id)); }
+
   async listNamespaces() { return (await this.#call("GET", "/v1/namespaces")).namespaces; }
   async getStats(ns) { return this.#call("GET", path(ns, "stats")); }
 

@@ -21,6 +21,8 @@ from .models import (
     Tokens,
     UsageTotal,
     Version,
+    Webhook,
+    CreatedWebhook,
 )
 
 __all__ = [
@@ -44,4 +46,6 @@ __all__ = [
     "Tokens",
     "UsageTotal",
     "Version",
+    "Webhook",
+    "CreatedWebhook",
 ]

@@ -28,6 +28,8 @@ from .models import (
     Stats,
     UsageTotal,
     Version,
+    Webhook,
+    CreatedWebhook,
     from_json,
 )
 
@@ -82,6 +84,24 @@ class Client:
 
     def revoke_key(self, id: str) -> None:
         self._call("DELETE", "/v1/keys/" + urllib.parse.quote(id, safe=""))
+
+    # Webhooks of a namespace (an admin key's).
+
+    def list_webhooks(self, ns: str) -> List[Webhook]:
+        return from_json(List[Webhook], self._call("GET", _ns(ns, "/webhooks"))["webhooks"])
+
+    def create_webhook(
+        self, ns: str, url: str, *, kinds: Optional[Sequence[str]] = None, secret: Optional[str] = None
+    ) -> CreatedWebhook:
+        """POSTs the namespace's note events (every kind unless kinds says) to url, signed with
+        the secret (generated unless given; in .secret, shown this once)."""
+        body: Dict[str, Any] = {"url": url, "kinds": list(kinds or [])}
+        if secret is not None:
+            body["secret"] = secret
+        return from_json(CreatedWebhook, self._call("POST", _ns(ns, "/webhooks"), body=body))
+
+    def delete_webhook(self, ns: str, id: str) -> None:
+        self._call("DELETE", _ns(ns, "/webhooks/", id))
 
     def list_namespaces(self) -> List[NamespaceInfo]:
         return from_json(List[NamespaceInfo], self._call("GET", "/v1/namespaces")["namespaces"])

@@ -77,6 +77,35 @@ class CreatedKey(APIKey):
 
 
 @dataclass
+class Webhook:
+    """A namespace's webhook, with its delivery counts (never its secret)."""
+
+    id: str
+    namespace: str
+    url: str
+    kinds: List[str] = field(default_factory=list)  # empty: every kind
+    created_at: str = ""
+    pending: int = 0
+    failed: int = 0
+    delivered: int = 0
+    last_delivered_at: Optional[str] = None
+    last_error: str = ""
+    last_error_at: Optional[str] = None
+
+
+@dataclass
+class CreatedWebhook:
+    """A new webhook with its signing secret, which is shown this once."""
+
+    id: str
+    namespace: str
+    url: str
+    secret: str
+    kinds: List[str] = field(default_factory=list)
+    created_at: str = ""
+
+
+@dataclass
 class NamespaceInfo:
     name: str
     embedder: str

@@ -60,6 +60,30 @@ class Live(unittest.TestCase):
             self.admin.revoke_key("key_000000000000")
         self.assertEqual(e.exception.status, 404)
 
+    def test_webhooks(self) -> None:
+        made = self.admin.create_webhook(NS, "https://example.com/amem", kinds=["deleted", "created"])
+        self.assertTrue(made.id.startswith("wh_"))
+        self.assertGreaterEqual(len(made.secret), 16)
+        self.assertEqual(made.kinds, ["created", "deleted"])
+        own = self.admin.create_webhook(NS, "http://127.0.0.1:9/hook", secret="py-live-secret-0123")
+        self.assertEqual(own.secret, "py-live-secret-0123")
+        self.assertEqual(own.kinds, [])
+        listed = {h.id: h for h in self.admin.list_webhooks(NS)}
+        self.assertEqual(listed[made.id].url, "https://example.com/amem")
+        self.assertEqual(listed[made.id].failed, 0)
+        with self.assertRaises(APIError) as e:
+            self.c.list_webhooks(NS)
+        self.assertEqual(e.exception.status, 403)
+        with self.assertRaises(APIError) as e:
+            self.admin.create_webhook(NS, "ftp://example.com/")
+        self.assertEqual(e.exception.status, 400)
+        self.admin.delete_webhook(NS, made.id)
+        self.admin.delete_webhook(NS, own.id)
+        self.assertNotIn(made.id, {h.id for h in self.admin.list_webhooks(NS)})
+        with self.assertRaises(APIError) as e:
+            self.admin.delete_webhook(NS, made.id)
+        self.assertEqual(e.exception.status, 404)
+
     def test_note_lifecycle(self) -> None:
         n = self.c.create_note(
             NS,

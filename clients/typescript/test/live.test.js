@@ -56,6 +56,25 @@ test("keys", async () => {
   await assert.rejects(admin.revokeKey("key_000000000000"), (e) => e instanceof ApiError && e.status === 404);
 });
 
+test("webhooks", async () => {
+  const made = await admin.createWebhook(NS, { url: "https://example.com/amem", kinds: ["deleted", "created"] });
+  assert.match(made.id, /^wh_/);
+  assert.ok(made.secret.length >= 16);
+  assert.deepEqual(made.kinds, ["created", "deleted"]);
+  const own = await admin.createWebhook(NS, { url: "http://127.0.0.1:9/hook", secret: "ts-live-secret-0123" });
+  assert.equal(own.secret, "ts-live-secret-0123");
+  const listed = (await admin.listWebhooks(NS)).find((h) => h.id === made.id);
+  assert.equal(listed.url, "https://example.com/amem");
+  assert.equal(listed.failed, 0);
+  assert.equal(listed.secret, undefined);
+  await rejects(c.listWebhooks(NS), 403);
+  await rejects(admin.createWebhook(NS, { url: "ftp://example.com/" }), 400);
+  await admin.deleteWebhook(NS, made.id);
+  await admin.deleteWebhook(NS, own.id);
+  assert.ok(!(await admin.listWebhooks(NS)).some((h) => h.id === made.id));
+  await rejects(admin.deleteWebhook(NS, made.id), 404);
+});
+
 test("a note's life", async () => {
   const n = await c.createNote(
     NS,

@@ -2,7 +2,7 @@
 // index.d.ts stays usable: the README's agent loop and a use of every
 // method with the types a caller would write.
 import { ApiError, Client } from "amem-client";
-import type { ApiKey, CreatedKey, KeyInfo, LinkPage, Neighbor, Note, NotePage, SearchResult, Stats, UsageTotal, Version } from "amem-client";
+import type { ApiKey, CreatedKey, CreatedWebhook, KeyInfo, LinkPage, Neighbor, Note, NotePage, SearchResult, Stats, UsageTotal, Version, Webhook, WebhookEvent } from "amem-client";
 
 declare function callYourLLM(prompt: string): Promise<string>;
 
@@ -28,6 +28,13 @@ export async function everyMethod(id: string): Promise<void> {
   await mem.revokeKey(made.id);
   const token: string = made.token;
   const revoked: string | undefined = keys[0]?.revoked_at;
+  const hook: CreatedWebhook = await mem.createWebhook("agent", { url: "https://example.com/amem", kinds: ["created", "deleted"] });
+  const hooks: Webhook[] = await mem.listWebhooks("agent");
+  await mem.deleteWebhook("agent", hook.id);
+  const secret: string = hook.secret;
+  const failing: string | undefined = hooks[0]?.last_error;
+  const event = JSON.parse("{}") as WebhookEvent;
+  event.kind satisfies "created" | "updated" | "enriched" | "evolved" | "deleted";
   const names: string[] = (await mem.listNamespaces()).map((n) => n.name);
   const stats: Stats = await mem.getStats("agent");
   const note: Note = await mem.createNote("agent", { content: "x", time: null, tags: ["t"] }, { wait: true });
@@ -45,7 +52,7 @@ export async function everyMethod(id: string): Promise<void> {
   const hits: SearchResult[] = await mem.searchNotes("agent", "q", { mode: "hybrid", links: false });
   const linkPage: LinkPage = await mem.listLinks("agent", { after: page.next, limit: 5 });
   for await (const l of mem.iterLinks("agent")) l.strength.toFixed(2);
-  void [health, ready, metrics, doc, key, names, stats, note, notes, got, updated, gone, links, history, restored, enriched, usage, hits, linkPage];
+  void [health, ready, metrics, doc, key, secret, failing, names, stats, note, notes, got, updated, gone, links, history, restored, enriched, usage, hits, linkPage];
   try {
     await mem.getNote("agent", id);
   } catch (e) {
