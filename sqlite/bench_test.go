@@ -6,9 +6,11 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/webhook"
 )
 
 var benchWords = strings.Fields(`memory agent note link graph evolve context keyword tag retrieval
@@ -157,5 +159,39 @@ func BenchmarkEmbeddings(b *testing.B) {
 		}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkRecordEvent is what every note write pays for webhooks:
+// RecordEvent inside a transaction (the commit, shared with the write,
+// left out), for a namespace with no webhook (every write without the
+// feature) and with one (an outbox row written).
+func BenchmarkRecordEvent(b *testing.B) {
+	for _, hooks := range []int{0, 1} {
+		b.Run(fmt.Sprintf("webhooks=%d", hooks), func(b *testing.B) {
+			s := mustOpen(b, tempPath(b), nil)
+			ctx := context.Background()
+			if hooks > 0 {
+				h, err := webhook.New("bench", webhook.Input{URL: "http://127.0.0.1:9/"}, time.Now())
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.CreateWebhook(ctx, h); err != nil {
+					b.Fatal(err)
+				}
+			}
+			e := amem.Event{Namespace: "bench", NoteID: "01JAAAAAAAAAAAAAAAAAAAAAAA", Version: 1, Kind: amem.EventCreated, At: time.Now()}
+			b.ReportAllocs()
+			if err := s.Update(ctx, func(tx amem.Tx) error {
+				for b.Loop() {
+					if err := tx.RecordEvent(e); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+		})
 	}
 }
