@@ -98,6 +98,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"HistoryUnderConcurrentEvolution", testHistoryUnderConcurrentEvolution},
 		{"WebhookOutbox", testWebhookOutbox},
 		{"WebhookEventIDs", testWebhookEventIDs},
+		{"WebhookClaimsConcurrent", testWebhookClaimsConcurrent},
 		{"Closed", testClosed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

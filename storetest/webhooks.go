@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -242,4 +243,71 @@ func statuses(t *testing.T, ws webhook.Store, ns string) []webhook.Status {
 		t.Fatal(err)
 	}
 	return st
+}
+
+// testWebhookClaimsConcurrent: workers claiming at once (several
+// connections, as several servers on one database would) never hold the
+// same event together, and together deliver every one.
+func testWebhookClaimsConcurrent(t *testing.T, s amem.Store) {
+	ws := webhookStore(t, s)
+	ctx := context.Background()
+	ns := newNS("hook-claims")
+	h := webhook.Hook{ID: "wh_" + newID(), Namespace: ns, URL: "http://127.0.0.1:1/", Secret: "0123456789abcdef",
+		Kinds: []amem.EventKind{}, CreatedAt: base}
+	if err := ws.CreateWebhook(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	t0 := time.Now().UTC()
+	const notes, perNote = 40, 3
+	for i := range notes {
+		var es []amem.Event
+		for v := range perNote {
+			es = append(es, amem.Event{Namespace: ns, NoteID: fmt.Sprintf("N%02d", i), Version: v + 1, Kind: amem.EventUpdated, At: t0})
+		}
+		recordEvents(t, s, es...)
+	}
+	var (
+		mu        sync.Mutex
+		delivered = map[int64]string{}
+		versions  = map[string]int{} // last version delivered, by note
+		wg        sync.WaitGroup
+	)
+	for w := range 4 {
+		owner := fmt.Sprintf("w%d", w)
+		wg.Go(func() {
+			for idle := 0; idle < 3; {
+				ds, err := ws.ClaimEvents(ctx, owner, t0, t0.Add(time.Hour), 7)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(ds) == 0 {
+					idle++
+					time.Sleep(time.Millisecond)
+					continue
+				}
+				idle = 0
+				for _, d := range ds {
+					mu.Lock()
+					if prev, ok := delivered[d.ID]; ok {
+						t.Errorf("event %d claimed by %s and %s", d.ID, prev, owner)
+					}
+					delivered[d.ID] = owner
+					if d.Version != versions[d.NoteID]+1 {
+						t.Errorf("note %s: version %d delivered after %d", d.NoteID, d.Version, versions[d.NoteID])
+					}
+					versions[d.NoteID] = d.Version
+					mu.Unlock()
+					if err := ws.Delivered(ctx, d.ID, owner, t0); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if len(delivered) != notes*perNote {
+		t.Fatalf("%d events delivered, want %d", len(delivered), notes*perNote)
+	}
 }
