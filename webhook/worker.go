@@ -246,12 +246,14 @@ func (w *Worker) deliverHook(ctx context.Context, ds []Delivery, deadline time.T
 		}
 		attempts := d.Attempts + 1
 		next := now.Add(w.backoff(attempts))
+		// The receiver is failing: the webhook's other events of the
+		// round wait as long as this one's retry would.
+		deferUntil = next
 		if now.Sub(d.At) >= w.opts.MaxAge {
 			next = time.Time{}
 			r.GaveUp++
 		} else {
 			r.Retried++
-			deferUntil = next
 		}
 		w.opts.Logger.Warn("webhook delivery failed", "webhook", d.Hook.ID, "namespace", d.Namespace,
 			"event", d.ID, "attempt", attempts, "err", cause, "next", next)
