@@ -21,7 +21,15 @@ var ErrSchemaTooNew = errors.New("database schema is newer than this program")
 // migration; append a new one.
 var migrations = []string{
 	migration1,
+	migrationCuratorTags,
 }
+
+// migrationCuratorTags is package sqlite's of the same name: the keys of
+// the tags the curator added; notes stored before it count every tag as
+// the caller's.
+const migrationCuratorTags = `
+ALTER TABLE notes ADD COLUMN curator_tag_keys text[] NOT NULL DEFAULT '{}';
+`
 
 // migration1 is the schema of package sqlite at its migration 5, in
 // PostgreSQL's types (see encode.go for the encodings).

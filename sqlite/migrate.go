@@ -23,7 +23,16 @@ var migrations = []string{
 	migration3,
 	migration4,
 	migration5,
+	migrationCuratorTags,
 }
+
+// migrationCuratorTags keeps where each tag came from: curator_tag_keys
+// holds the keys (as tag_keys) of the tags the curator added. A note
+// stored before it has none, so its tags all count as the caller's: the
+// history can't always tell which tags the curator gave.
+const migrationCuratorTags = `
+ALTER TABLE notes ADD COLUMN curator_tag_keys TEXT NOT NULL DEFAULT '[]';
+`
 
 // migration5 drops the full-text index: each process now keeps its own
 // per namespace (package lexindex), following the change feed, so that
