@@ -263,7 +263,7 @@ func (s *Server) routes() []route {
 		{method: "GET", path: ns + "/stats", h: s.stats},
 		{method: "POST", path: ns + "/notes", query: []string{"wait"}, h: s.createNote},
 		{method: "POST", path: ns + "/notes/batch", query: []string{"wait"}, h: s.createNotes},
-		{method: "GET", path: ns + "/notes", query: []string{"after", "limit", "state", "order", "from", "to"},
+		{method: "GET", path: ns + "/notes", query: []string{"after", "limit", "state", "order", "from", "to", "tag_source"},
 			repeated: []string{"tag", "meta"}, h: s.listNotes},
 		{method: "GET", path: ns + "/notes/{id}", h: s.getNote},
 		{method: "PATCH", path: ns + "/notes/{id}", h: s.updateNote},
@@ -274,7 +274,7 @@ func (s *Server) routes() []route {
 		{method: "POST", path: ns + "/notes/{id}/restore", h: s.restoreNote},
 		{method: "POST", path: ns + "/notes/{id}/enrich", h: s.enrichNote},
 		{method: "GET", path: ns + "/links", query: []string{"after", "limit"}, h: s.listLinks},
-		{method: "GET", path: ns + "/search", query: []string{"q", "k", "mode", "links", "from", "to"},
+		{method: "GET", path: ns + "/search", query: []string{"q", "k", "mode", "links", "from", "to", "tag_source"},
 			repeated: []string{"tag", "meta"}, h: s.search},
 	}
 }

@@ -47,6 +47,8 @@ export interface Note {
   updated_at: string;
   keywords: string[];
   tags: string[];
+  /** The tags amem's curator added; the rest are the caller's. */
+  curator_tags: string[];
   context: string;
   metadata?: Record<string, string>;
   links: Link[];
@@ -82,6 +84,8 @@ export interface SearchResult {
   event_time?: string;
   keywords?: string[];
   tags?: string[];
+  /** The tags amem's curator added; the rest are the caller's. */
+  curator_tags?: string[];
   context?: string;
   metadata?: Record<string, string>;
 }
@@ -110,6 +114,8 @@ export interface NotePatch {
 /** Filters listNotes and searchNotes share: every one given must match. */
 export interface Filters {
   tags?: string[];
+  /** Which of a note's tags `tags` match: the caller's, the curator's, or any (default). */
+  tag_source?: "caller" | "curator" | "any";
   /** Event time at or after this (RFC 3339 time or a date). */
   from?: string;
   /** Event time before this. */
