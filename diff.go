@@ -22,6 +22,7 @@ func diffSnapshots(a, b Snapshot) []FieldChange {
 	}
 	add("keywords", nonNil(a.Keywords), nonNil(b.Keywords))
 	add("tags", nonNil(a.Tags), nonNil(b.Tags))
+	add("curator_tags", nonNil(a.CuratorTags), nonNil(b.CuratorTags))
 	add("context", a.Context, b.Context)
 	add("metadata", nonNilMap(a.Metadata), nonNilMap(b.Metadata))
 	if out == nil {

@@ -267,6 +267,7 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 			n.Context = c
 		}
 	}
+	n.CuratorTags = curatedTags(base, n.Tags)
 
 	now := m.opts.Now().UTC()
 	linked := make(map[string]bool)
@@ -453,6 +454,7 @@ func evolve(old Note, ev Evolution) Note {
 	}
 	if ev.Tags != nil {
 		next.Tags = cleanTerms(ev.Tags, curatorTags)
+		next.CuratorTags = curatedTags(old, next.Tags)
 	}
 	if ev.Context != nil {
 		next.Context = cleanText(*ev.Context, MaxContextBytes)
@@ -604,6 +606,7 @@ func rebase(ev *evolvedNote, cur Note, reembed *[]*evolvedNote) (Note, bool) {
 	merged := cur.Clone()
 	merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
 	merged.Tags = merge3(ev.shown.Tags, ev.next.Tags, cur.Tags)
+	merged.CuratorTags = curatedTags(cur, merged.Tags)
 	if ev.next.Context != ev.shown.Context {
 		merged.Context = ev.next.Context
 	}

@@ -293,6 +293,10 @@ type Filter struct {
 	// Tags: the note must have every one of them, compared after
 	// strings.ToLower ("Work" matches "work").
 	Tags []string
+	// TagSource says which of a note's tags Tags are matched against:
+	// all of them (TagSourceAny), the caller's only, or the curator's
+	// only. Without Tags it filters nothing.
+	TagSource TagSource
 	// Metadata: the note's metadata must hold every pair, compared
 	// exactly.
 	Metadata map[string]string

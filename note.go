@@ -26,7 +26,12 @@ type Note struct {
 	// Context is one sentence on topic, key points and purpose.
 	Keywords []string `json:"keywords"`
 	Tags     []string `json:"tags"`
-	Context  string   `json:"context"`
+	// CuratorTags are the tags among Tags that the curator added; the
+	// rest are the caller's (CallerTags). A caller's edit of Tags makes
+	// every tag the caller's. Absent from an export written before it
+	// existed, so such notes import with caller tags only.
+	CuratorTags []string `json:"curator_tags,omitempty"`
+	Context     string   `json:"context"`
 
 	// Metadata is the caller's own string map; amem never interprets it
 	// except for search filters.
@@ -95,6 +100,7 @@ type Enrichment struct {
 func (n Note) Clone() Note {
 	n.Keywords = slices.Clone(n.Keywords)
 	n.Tags = slices.Clone(n.Tags)
+	n.CuratorTags = slices.Clone(n.CuratorTags)
 	n.Embedding = slices.Clone(n.Embedding)
 	n.Links = slices.Clone(n.Links)
 	if n.Metadata != nil {
@@ -135,12 +141,15 @@ const (
 // Snapshot is the user-visible state of a note at one version: enough to
 // restore it.
 type Snapshot struct {
-	Content   string            `json:"content"`
-	EventTime time.Time         `json:"event_time"`
-	Keywords  []string          `json:"keywords"`
-	Tags      []string          `json:"tags"`
-	Context   string            `json:"context"`
-	Metadata  map[string]string `json:"metadata,omitempty"`
+	Content   string    `json:"content"`
+	EventTime time.Time `json:"event_time"`
+	Keywords  []string  `json:"keywords"`
+	Tags      []string  `json:"tags"`
+	// CuratorTags are the tags the curator added (see Note); absent
+	// from versions written before it existed.
+	CuratorTags []string          `json:"curator_tags,omitempty"`
+	Context     string            `json:"context"`
+	Metadata    map[string]string `json:"metadata,omitempty"`
 }
 
 // FieldChange is one field's old and new value, JSON-encoded so that lists
@@ -154,11 +163,12 @@ type FieldChange struct {
 func (n Note) snapshot() Snapshot {
 	c := n.Clone()
 	return Snapshot{
-		Content:   c.Content,
-		EventTime: c.EventTime,
-		Keywords:  c.Keywords,
-		Tags:      c.Tags,
-		Context:   c.Context,
-		Metadata:  c.Metadata,
+		Content:     c.Content,
+		EventTime:   c.EventTime,
+		Keywords:    c.Keywords,
+		Tags:        c.Tags,
+		CuratorTags: c.CuratorTags,
+		Context:     c.Context,
+		Metadata:    c.Metadata,
 	}
 }

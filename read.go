@@ -222,7 +222,11 @@ func (m *Memory) Browse(ctx context.Context, ns string, q BrowseQuery) ([]Note, 
 	if q.Limit < 1 {
 		return nil, invalidf("limit is %d; it must be 1 or more", q.Limit)
 	}
-	if !q.Newest && q.Filter.IsZero() {
+	f, err := validFilter(q.Filter)
+	if err != nil {
+		return nil, err
+	}
+	if !q.Newest && f.IsZero() {
 		return m.List(ctx, ns, ListQuery{After: q.After, Limit: q.Limit, State: q.State})
 	}
 	if err := ValidNamespace(ns); err != nil {
@@ -232,10 +236,6 @@ func (m *Memory) Browse(ctx context.Context, ns string, q BrowseQuery) ([]Note, 
 		if err := validID(q.After); err != nil {
 			return nil, err
 		}
-	}
-	f, err := validFilter(q.Filter)
-	if err != nil {
-		return nil, err
 	}
 	order := func(a, b string) int { return strings.Compare(a, b) }
 	if q.Newest {

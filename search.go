@@ -198,6 +198,11 @@ func validFilter(f Filter) (Filter, error) {
 	if n := len(f.Tags) + len(f.Metadata); n > MaxFilterTerms {
 		return f, invalidf("the filter has %d tags and metadata pairs; the limit is %d", n, MaxFilterTerms)
 	}
+	switch f.TagSource {
+	case TagSourceAny, TagSourceCaller, TagSourceCurator:
+	default:
+		return f, invalidf("filter tag source %q; use %q, %q or %q (any)", f.TagSource, TagSourceCaller, TagSourceCurator, TagSourceAny)
+	}
 	if len(f.Tags) > 0 {
 		tags, err := validTerms("filter tags", f.Tags, MaxFilterTerms)
 		if err != nil {

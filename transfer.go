@@ -325,6 +325,9 @@ func (m *Memory) plainLine(il importLine, ns string) (plainLine, error) {
 		}
 		at = il.EventTime
 	}
+	if len(il.CuratorTags) > 0 {
+		return plainLine{}, invalidf("a line without an id is the caller's note, whose tags are all the caller's; curator_tags is kept only on exported notes (with an id)")
+	}
 	req := AddRequest{Namespace: il.Namespace, Content: il.Content,
 		Keywords: il.Keywords, Tags: il.Tags, Metadata: il.Metadata}
 	if req.Namespace == "" {
@@ -457,6 +460,11 @@ func (m *Memory) checkRecord(r Record) error {
 	}
 	if err := validMetadata(r.Metadata); err != nil {
 		return err
+	}
+	for _, t := range r.CuratorTags {
+		if !hasTag(r.Tags, t) {
+			return invalidf("note %s has curator tag %q, which is not one of its tags", r.ID, t)
+		}
 	}
 	switch r.Enrichment.State {
 	case EnrichPending, EnrichDone, EnrichFailed:

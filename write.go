@@ -324,7 +324,7 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req UpdateRequest) (
 			n.Keywords = kw
 		}
 		if req.Tags != nil {
-			n.Tags = tags
+			n.Tags, n.CuratorTags = tags, nil // the caller's now, every one
 		}
 		if req.Context != nil {
 			n.Context = *req.Context
@@ -446,9 +446,9 @@ func (m *Memory) Restore(ctx context.Context, ns, id string, version int) (Note,
 	snap := vs[i].Snapshot
 	return m.change(ctx, ns, id, ActorRestore, fmt.Sprintf("restored to version %d", version), func(n Note) Note {
 		n = n.Clone()
-		s := Note{Keywords: snap.Keywords, Tags: snap.Tags, Metadata: snap.Metadata}.Clone()
+		s := Note{Keywords: snap.Keywords, Tags: snap.Tags, CuratorTags: snap.CuratorTags, Metadata: snap.Metadata}.Clone()
 		n.Content, n.EventTime, n.Context = snap.Content, snap.EventTime, snap.Context
-		n.Keywords, n.Tags, n.Metadata = s.Keywords, s.Tags, s.Metadata
+		n.Keywords, n.Tags, n.CuratorTags, n.Metadata = s.Keywords, s.Tags, s.CuratorTags, s.Metadata
 		return n
 	})
 }

@@ -42,13 +42,14 @@ type addInput struct {
 }
 
 type searchInput struct {
-	Query    string            `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
-	K        int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
-	Mode     string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
-	Tags     []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
-	From     string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
-	To       string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
-	Metadata map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
+	Query     string            `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
+	K         int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
+	Mode      string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
+	Tags      []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
+	TagSource string            `json:"tag_source,omitempty" jsonschema:"which of a note's tags the tags match: caller (only tags the caller gave, never the ones amem guessed), curator (only the ones amem added) or any (default)"`
+	From      string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
+	To        string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
+	Metadata  map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
 	nsArg
 }
 
@@ -232,6 +233,9 @@ func (t *tools) search(ctx context.Context, ns string, in searchInput) (wire.Res
 		return wire.ResultList{}, err
 	}
 	f.Metadata = in.Metadata
+	if f.TagSource, err = amem.ParseTagSource(in.TagSource); err != nil {
+		return wire.ResultList{}, fmt.Errorf("tag_source: %w", err)
+	}
 	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f})
 	if err != nil {
 		return wire.ResultList{}, err

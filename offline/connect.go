@@ -321,14 +321,16 @@ func needPrototypes(note amem.Note, linked []*scored) bool {
 }
 
 // confidentTags are the taxonomy tags the curator is confident of for
-// vec, best first, however many there are: the test Construct applies,
-// without its limit on how far below the best a second tag may be. None
-// without prototypes or for a vector of another model.
+// vec, best first, however many there are: the lift Construct asks for,
+// without its limits on how far below the best a second tag may be and
+// on how far above the runner-up the best must stand (TagMinGap): where
+// linked notes agree on a tag, they settle what a near tie leaves open.
+// None without prototypes or for a vector of another model.
 func (c *Curator) confidentTags(protos [][]float32, vec []float32) []string {
 	if len(protos) == 0 || len(vec) != len(protos[0]) {
 		return nil
 	}
-	return chooseTags(rankTags(protos, vec), len(protos), c.opt.TagMinLift, math.Inf(1))
+	return chooseTags(rankTags(protos, vec), len(protos), c.opt.TagMinLift, math.Inf(1), 0)
 }
 
 // evolve plans what a linked neighbour takes from the new note. It only

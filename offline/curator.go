@@ -44,12 +44,17 @@ type Options struct {
 	// TagMinLift is the confidence a taxonomy tag needs: the note's cosine
 	// to the tag's prototype less its mean cosine to all the taxonomy's. A
 	// note with no tag this far above the rest gets none, and evolution
-	// moves a tag only to a note it is this confident of. Default 0.2,
+	// moves a tag only to a note it is this confident of. Default 0.21,
 	// chosen on the tuning part of testdata/tags-*.jsonl (see doc.go).
 	TagMinLift float64
 	// TagMargin keeps a second or third tag only within this cosine of the
 	// best. Default 0.04.
 	TagMargin float64
+	// TagMinGap is how far (in cosine) the best taxonomy tag must stand
+	// above the runner-up: a note nearly tied between two tags gets
+	// neither. Default 0.02, chosen with TagMinLift (see doc.go); a
+	// negative gap turns the test off.
+	TagMinGap float64
 
 	// MaxLinks caps the links Connect makes. Default 5.
 	MaxLinks int
@@ -123,8 +128,9 @@ func (o *Options) withDefaults() Options {
 	setFloat(&v.KeywordMinRatio, 0.5)
 	setFloat(&v.KeywordDiversity, 0.3)
 	setInt(&v.MaxTags, 3)
-	setFloat(&v.TagMinLift, 0.2)
+	setFloat(&v.TagMinLift, 0.21)
 	setFloat(&v.TagMargin, 0.04)
+	setFloat(&v.TagMinGap, 0.02)
 	setInt(&v.MaxLinks, 5)
 	setFloat(&v.LinkMinSimilarity, 0.35)
 	setFloat(&v.LinkRelativeMargin, 0.15)
@@ -270,7 +276,7 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 	if len(protos) > 0 && len(protos[0]) == len(noteVec) {
 		ranked = rankTags(protos, noteVec)
 	}
-	chosen := chooseTags(ranked, c.opt.MaxTags, c.opt.TagMinLift, c.opt.TagMargin)
+	chosen := chooseTags(ranked, c.opt.MaxTags, c.opt.TagMinLift, c.opt.TagMargin, c.opt.TagMinGap)
 	attrs.Tags = mergeTags(note.Tags, chosen)
 
 	// The context names a topic only when a tag was given: a guessed one

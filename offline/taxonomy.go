@@ -84,6 +84,7 @@ var taxonomy = []category{
 		"Money and finance: budget, savings, bills, salary and investments.",
 		"Buying something expensive, paying rent and spending money.",
 		"Bank account, loans, taxes, insurance and a pension.",
+		"A savings account or an ISA, a mortgage, a credit card and paying off debt.",
 	}},
 	{"technology", []string{
 		"Technology: computers, software, programming, phones, apps and the internet.",
@@ -93,16 +94,19 @@ var taxonomy = []category{
 	{"art", []string{
 		"Art and creativity: painting, drawing, sculpture, pottery and photography.",
 		"Writing stories or poems and making creative projects.",
+		"Writing a novel, sketching people and drawing in a sketchbook.",
 		"Dancing, performing on stage and choreography.",
 	}},
 	{"music", []string{
 		"Music: playing an instrument like guitar, piano or violin, singing and songs.",
 		"Going to a concert and listening to my favourite band.",
+		"Listening to jazz, rock or classical music, records and playlists.",
 	}},
 	{"sports", []string{
 		"Sports and fitness: running, football, basketball, swimming and working out at the gym.",
 		"Training for a marathon or playing in a team game.",
 		"Yoga, climbing, cycling, martial arts and exercise.",
+		"Swimming lengths at the pool, a fitness class, watching the match on TV.",
 	}},
 	{"pets", []string{
 		"Pets: my dog or my cat, feeding them and walking the dog.",
@@ -112,6 +116,7 @@ var taxonomy = []category{
 		"Identity and community: LGBTQ, transgender, activism, volunteering and support groups.",
 		"Helping others in the community, charity work and standing up for equality.",
 		"Volunteering at a shelter, donating to a cause and helping the neighbourhood.",
+		"Organising a litter pick, a residents' group or a local campaign; being a Scout leader.",
 	}},
 	{"media", []string{
 		"Books, movies and TV shows: reading a novel, watching a film or a series.",
@@ -189,14 +194,19 @@ func rankTags(protos [][]float32, vec []float32) []scoredTag {
 }
 
 // chooseTags gives the tags the curator is confident of: each must stand
-// minLift above the note's mean cosine to the taxonomy, and the second and
-// third must be within margin of the best, so a note gets several only
-// when it really straddles them. A note may get none. The lift, not a raw
+// minLift above the note's mean cosine to the taxonomy, the best must
+// stand minGap above the runner-up, and the second and third must be
+// within margin of the best. A note may get none. The lift, not a raw
 // cosine, is the test because some notes sit close to every prototype
 // (short or generic text) and others far from all; the mean says where a
-// note's "unrelated" lies. A wrong tag misleads a tag filter, which is
-// worse than no tag (issue 15).
-func chooseTags(ranked []scoredTag, maxTags int, minLift, margin float64) []string {
+// note's "unrelated" lies. The gap is the other half of confidence: a
+// note whose best two tags are nearly tied ("swims at the lido": nature
+// or sports) gets the wrong one as often as not, so it gets neither. A
+// wrong tag misleads a tag filter, which is worse than no tag (issue 15).
+func chooseTags(ranked []scoredTag, maxTags int, minLift, margin, minGap float64) []string {
+	if len(ranked) > 1 && ranked[0].sim-ranked[1].sim < minGap {
+		return nil
+	}
 	var out []string
 	for _, t := range ranked {
 		if len(out) >= maxTags || t.lift < minLift || t.sim < ranked[0].sim-margin {

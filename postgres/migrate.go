@@ -22,6 +22,7 @@ var ErrSchemaTooNew = errors.New("database schema is newer than this program")
 var migrations = []string{
 	migration1,
 	migration2,
+	migrationCuratorTags,
 }
 
 // migration2 adds webhooks and their outbox, as package sqlite's
@@ -58,6 +59,13 @@ CREATE TABLE webhook_events (
 );
 CREATE INDEX webhook_events_due ON webhook_events (next_at) WHERE next_at IS NOT NULL;
 CREATE INDEX webhook_events_note ON webhook_events (webhook_id, note_id, id);
+`
+
+// migrationCuratorTags is package sqlite's of the same name: the keys of
+// the tags the curator added; notes stored before it count every tag as
+// the caller's.
+const migrationCuratorTags = `
+ALTER TABLE notes ADD COLUMN curator_tag_keys text[] NOT NULL DEFAULT '{}';
 `
 
 // migration1 is the schema of package sqlite at its migration 5, in

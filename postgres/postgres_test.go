@@ -326,3 +326,38 @@ func queryInt(url, sql string, dest *int) error {
 	defer conn.Close(ctx)
 	return conn.QueryRow(ctx, sql).Scan(dest)
 }
+
+// A note stored before curator tags were kept counts every tag as the
+// caller's: the migration can't tell which the curator added.
+func TestMigrationCuratorTagsKeepsOldTagsAsCallers(t *testing.T) {
+	ctx := context.Background()
+	url := pgtest.URL(t)
+	if err := postgres.MigrateTo(ctx, url, postgres.CuratorTagsVersion-1); err != nil {
+		t.Fatal(err)
+	}
+	const id = "01JAAAAAAAAAAAAAAAAAAAAAAA"
+	if err := pgtest.Exec(ctx, url, `INSERT INTO notes (id, ns, content, tags, tag_keys, version, enrich_state, change_seq)
+VALUES ($1, 'ns', 'tagged before', '{Work,pets}', '{work,pets}', 1, 'done', 1)`, id); err != nil {
+		t.Fatal(err)
+	}
+	s := mustOpen(t, url, nil)
+	if err := s.View(ctx, func(tx amem.Tx) error {
+		n, err := tx.Note("ns", id)
+		if err != nil {
+			return err
+		}
+		if n.CuratorTags != nil || !slices.Equal(n.CallerTags(), []string{"Work", "pets"}) {
+			t.Errorf("curator tags %v, caller tags %v; want none and [Work pets]", n.CuratorTags, n.CallerTags())
+		}
+		ids, err := tx.MatchIDs("ns", amem.Filter{Tags: []string{"pets"}, TagSource: amem.TagSourceCaller})
+		if err != nil {
+			return err
+		}
+		if !slices.Equal(ids, []string{id}) {
+			t.Errorf("caller tag pets matches %v, want [%s]", ids, id)
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -20,7 +20,8 @@ import (
 //     zero EventTime passes no bounded range. Bounds beyond what a time
 //     column holds (years 1678-2261) are clamped.
 //   - every tag of f.Tags is among the note's tags, compared after
-//     strings.ToLower (tag_keys), so "Work" matches "work";
+//     strings.ToLower (tag_keys), so "Work" matches "work"; among the
+//     curator's or not among them for f.TagSource (sqlstore.TagColumns);
 //   - every pair of f.Metadata is in the note's metadata, compared exactly.
 //
 // Tags go in as one text[] and pairs as one jsonb argument, tested by
@@ -48,7 +49,12 @@ func filterSQL(f amem.Filter, first int) (cond string, args []any, none bool) {
 		if checkText("tags", keys...) != nil {
 			return "", nil, true // no stored tag holds a NUL
 		}
-		q.WriteString(` AND n.tag_keys @> ` + arg(keys) + `::text[]`)
+		within, exclude := sqlstore.TagColumns(f.TagSource)
+		k := arg(keys)
+		q.WriteString(` AND n.` + within + ` @> ` + k + `::text[]`)
+		if exclude != "" {
+			q.WriteString(` AND NOT n.` + exclude + ` && ` + k + `::text[]`)
+		}
 	}
 	if len(f.Metadata) > 0 {
 		for k, v := range f.Metadata {

@@ -123,7 +123,7 @@ func (s *Server) listNotes(w http.ResponseWriter, r *http.Request, _ auth.Princi
 		problem(w, r, http.StatusBadRequest, "order=%q must be oldest or newest", o)
 		return
 	}
-	f, err := amem.ParseFilter(q.Get("from"), q.Get("to"), q["tag"], q["meta"])
+	f, err := filterOf(q)
 	if err != nil {
 		problem(w, r, http.StatusBadRequest, "%v", err)
 		return

@@ -52,7 +52,7 @@ func searchRequest(r *http.Request) (amem.SearchRequest, string) {
 			req.LinksPerHit = -1
 		}
 	}
-	f, err := amem.ParseFilter(q.Get("from"), q.Get("to"), q["tag"], q["meta"])
+	f, err := filterOf(q)
 	if err != nil {
 		return req, err.Error()
 	}

@@ -284,12 +284,14 @@ const selectBadNoteFields = `SELECT id, ns, version,
 	CASE WHEN json_valid(keywords) THEN json_type(keywords) END,
 	CASE WHEN json_valid(tags) THEN json_type(tags) END,
 	CASE WHEN json_valid(tag_keys) THEN json_type(tag_keys) END,
+	CASE WHEN json_valid(curator_tag_keys) THEN json_type(curator_tag_keys) END,
 	CASE WHEN json_valid(metadata) THEN json_type(metadata) END
 FROM notes
 WHERE version < 1
 	OR (CASE WHEN json_valid(keywords) THEN json_type(keywords) END) IS NOT 'array'
 	OR (CASE WHEN json_valid(tags) THEN json_type(tags) END) IS NOT 'array'
 	OR (CASE WHEN json_valid(tag_keys) THEN json_type(tag_keys) END) IS NOT 'array'
+	OR (CASE WHEN json_valid(curator_tag_keys) THEN json_type(curator_tag_keys) END) IS NOT 'array'
 	OR (CASE WHEN json_valid(metadata) THEN json_type(metadata) END) IS NOT 'object'
 ORDER BY ns, id`
 
@@ -300,8 +302,8 @@ func (c *checker) checkNotes() {
 	c.each(check, selectBadNoteFields, nil, func(s scanner) error {
 		var id, ns string
 		var version int64
-		var kw, tags, keys, meta sql.NullString
-		if err := s.Scan(&id, &ns, &version, &kw, &tags, &keys, &meta); err != nil {
+		var kw, tags, keys, curated, meta sql.NullString
+		if err := s.Scan(&id, &ns, &version, &kw, &tags, &keys, &curated, &meta); err != nil {
 			return err
 		}
 		var bad []string
@@ -311,7 +313,8 @@ func (c *checker) checkNotes() {
 		for _, f := range []struct {
 			name, want string
 			got        sql.NullString
-		}{{"keywords", "array", kw}, {"tags", "array", tags}, {"tag keys", "array", keys}, {"metadata", "object", meta}} {
+		}{{"keywords", "array", kw}, {"tags", "array", tags}, {"tag keys", "array", keys},
+			{"curator tag keys", "array", curated}, {"metadata", "object", meta}} {
 			switch {
 			case !f.got.Valid:
 				bad = append(bad, "its "+f.name+" are not valid JSON")

@@ -24,6 +24,7 @@ var migrations = []string{
 	migration4,
 	migration5,
 	migration6,
+	migrationCuratorTags,
 }
 
 // migration6 adds webhooks and their outbox. webhook_events holds one row
@@ -63,6 +64,14 @@ CREATE TABLE webhook_events (
 ) STRICT;
 CREATE INDEX webhook_events_due ON webhook_events (next_at) WHERE next_at IS NOT NULL;
 CREATE INDEX webhook_events_note ON webhook_events (webhook_id, note_id, id);
+`
+
+// migrationCuratorTags keeps where each tag came from: curator_tag_keys
+// holds the keys (as tag_keys) of the tags the curator added. A note
+// stored before it has none, so its tags all count as the caller's: the
+// history can't always tell which tags the curator gave.
+const migrationCuratorTags = `
+ALTER TABLE notes ADD COLUMN curator_tag_keys TEXT NOT NULL DEFAULT '[]';
 `
 
 // migration5 drops the full-text index: each process now keeps its own

@@ -17,7 +17,9 @@ import (
 //     zero EventTime passes no bounded range. Bounds beyond what a time
 //     column holds (years 1678-2261) are clamped.
 //   - every tag of f.Tags is among the note's tags, compared after
-//     strings.ToLower (tag_keys), so "Work" matches "work";
+//     strings.ToLower (tag_keys), so "Work" matches "work"; among the
+//     curator's (curator_tag_keys) or not among them for f.TagSource
+//     (sqlstore.TagColumns);
 //   - every pair of f.Metadata is in the note's metadata, compared exactly.
 //
 // Tags and pairs go in as one JSON argument each and are counted, so the
@@ -41,9 +43,15 @@ func filterSQL(f amem.Filter) (cond string, args []any, none bool) {
 		args = append(args, r.To)
 	}
 	if keys := sqlstore.TagKeys(f.Tags); len(keys) > 0 {
-		q.WriteString(` AND (SELECT count(*) FROM json_each(n.tag_keys)
+		within, exclude := sqlstore.TagColumns(f.TagSource)
+		q.WriteString(` AND (SELECT count(*) FROM json_each(n.` + within + `)
 	WHERE value IN (SELECT value FROM json_each(?))) = ?`)
 		args = append(args, encodeStrings(keys), len(keys))
+		if exclude != "" {
+			q.WriteString(` AND NOT EXISTS (SELECT 1 FROM json_each(n.` + exclude + `)
+	WHERE value IN (SELECT value FROM json_each(?)))`)
+			args = append(args, encodeStrings(keys))
+		}
 	}
 	if len(f.Metadata) > 0 {
 		q.WriteString(` AND (SELECT count(*) FROM json_each(n.metadata) AS m, json_each(?) AS w

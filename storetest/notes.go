@@ -15,6 +15,7 @@ func testNoteRoundTrip(t *testing.T, s amem.Store) {
 	n := newNote(ns, "Grüße aus Köln: 東京で会いましょう 🙂 — \"quoted\" <b>&amp;</b>\nline two\ttab")
 	n.Keywords = []string{"köln", "東京", "meeting"}
 	n.Tags = []string{"Travel", "日本"}
+	n.CuratorTags = []string{"日本"}
 	n.Context = "Plans to meet; ünïcödé context"
 	n.Metadata = map[string]string{"speaker": "Zoë", "session": "7", "empty": "", "a.b": "dots & <tags>"}
 	n.Embedding = []float32{1, -0.5, 1e-30, 3.4028235e38, 0}

@@ -18,12 +18,16 @@
 //
 //   - times come back equal (to the nanosecond) and in UTC; the zero time
 //     comes back zero;
-//   - Keywords, Tags and Links are never nil (JSON shows []), Metadata is
-//     nil when empty, Embedding is nil when there is none;
+//   - Keywords, Tags and Links are never nil (JSON shows []), Metadata and
+//     CuratorTags are nil when empty, Embedding is nil when there is none;
+//   - CuratorTags come back as the note's tags they name (any case), in
+//     Tags' order; one that is none of the note's tags is not kept;
 //   - a note of another namespace is amem.ErrNotFound everywhere, and a
 //     link across namespaces can't be made;
 //   - MatchIDs compares tags case-insensitively, metadata exactly, and
-//     bounds EventTime by From <= t < To;
+//     bounds EventTime by From <= t < To; Filter.TagSource narrows the
+//     tags compared to the caller's (Tags less CuratorTags) or the
+//     curator's;
 //   - LexicalSearch accepts any text without error, and filters inside
 //     its ranking: the result is the unfiltered ranking restricted to the
 //     notes MatchIDs passes, cut at the limit; a filter of a thousand
@@ -74,6 +78,8 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"Links", testLinks},
 		{"ListNotes", testListNotes},
 		{"MatchIDs", testMatchIDs},
+		{"CuratorTags", testCuratorTags},
+		{"MatchIDsTagSource", testMatchIDsTagSource},
 		{"LexicalSearch", testLexicalSearch},
 		{"LexicalSearchFields", testLexicalSearchFields},
 		{"LexicalSearchFilter", testLexicalSearchFilter},

@@ -148,8 +148,8 @@ var decisions = []struct {
 }{
 	{amem.Note{}, "Note", map[string]string{
 		"ID": shown, "Namespace": shown, "Content": shown, "EventTime": shown, "IngestTime": shown,
-		"UpdatedAt": shown, "Keywords": shown, "Tags": shown, "Context": shown, "Metadata": shown,
-		"Links": shown, "Version": shown, "Enrichment": shown,
+		"UpdatedAt": shown, "Keywords": shown, "Tags": shown, "CuratorTags": shown, "Context": shown,
+		"Metadata": shown, "Links": shown, "Version": shown, "Enrichment": shown,
 		"Embedding": "large, and meaningful only to the embedder that made it; only amem show --embedding prints it (NoteDetail)",
 	}},
 	{amem.Link{}, "Link", map[string]string{
@@ -163,7 +163,7 @@ var decisions = []struct {
 	}},
 	{amem.Note{}, "Result", map[string]string{
 		"ID": shown, "Namespace": shown, "Content": shown, "EventTime": shown, "Keywords": shown,
-		"Tags": shown, "Context": shown, "Metadata": shown,
+		"Tags": shown, "CuratorTags": shown, "Context": shown, "Metadata": shown,
 		"IngestTime": "a context list is read for what the notes say and when it happened",
 		"UpdatedAt":  "a context list is read for what the notes say and when it happened",
 		"Version":    "a context list is read for what the notes say; get the note for its state",
@@ -178,7 +178,8 @@ var decisions = []struct {
 	}},
 	{amem.FieldChange{}, "FieldChange", map[string]string{"Field": shown, "Old": shown, "New": shown}},
 	{amem.Snapshot{}, "Snapshot", map[string]string{
-		"Content": shown, "EventTime": shown, "Keywords": shown, "Tags": shown, "Context": shown, "Metadata": shown,
+		"Content": shown, "EventTime": shown, "Keywords": shown, "Tags": shown, "CuratorTags": shown,
+		"Context": shown, "Metadata": shown,
 	}},
 	{amem.Usage{}, "Usage", map[string]string{"PromptTokens": shown, "CompletionTokens": shown}},
 	{amem.UsageTotal{}, "UsageTotal", map[string]string{

@@ -82,6 +82,8 @@ export interface Note {
   updated_at: string;
   keywords: string[];
   tags: string[];
+  /** The tags amem's curator added; the rest are the caller's. */
+  curator_tags: string[];
   context: string;
   metadata?: Record<string, string>;
   links: Link[];
@@ -117,6 +119,8 @@ export interface SearchResult {
   event_time?: string;
   keywords?: string[];
   tags?: string[];
+  /** The tags amem's curator added; the rest are the caller's. */
+  curator_tags?: string[];
   context?: string;
   metadata?: Record<string, string>;
 }
@@ -145,6 +149,8 @@ export interface NotePatch {
 /** Filters listNotes and searchNotes share: every one given must match. */
 export interface Filters {
   tags?: string[];
+  /** Which of a note's tags `tags` match: the caller's, the curator's, or any (default). */
+  tag_source?: "caller" | "curator" | "any";
   /** Event time at or after this (RFC 3339 time or a date). */
   from?: string;
   /** Event time before this. */

@@ -177,6 +177,9 @@ func (a *app) printNote(n amem.Note) {
 	if len(n.Tags) > 0 {
 		fmt.Fprintf(w, "  tags:     %s\n", strings.Join(n.Tags, ", "))
 	}
+	if len(n.CuratorTags) > 0 {
+		fmt.Fprintf(w, "  curated:  %s (tags the curator added; the others are yours)\n", strings.Join(n.CuratorTags, ", "))
+	}
 	for k, v := range sortedPairs(n.Metadata) {
 		fmt.Fprintf(w, "  %s = %s\n", k, v)
 	}

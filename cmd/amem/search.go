@@ -11,18 +11,22 @@ import (
 
 func (a *app) searchCmd() *cobra.Command {
 	var k, perHit, budget int
-	var mode, from, to, order string
+	var mode, from, to, order, tagSource string
 	var tags, meta []string
 	c := &cobra.Command{
 		Use:   "search QUERY",
 		Short: "find the notes that best answer a query, with their linked notes",
 		Example: `  amem search "what did Caroline research?"
-  amem search --k 5 --tag family --from 2023-05-01 --to 2023-06-01 --json "adoption"`,
+  amem search --k 5 --tag family --from 2023-05-01 --to 2023-06-01 --json "adoption"
+  amem search --tag pets --tag-source caller "vet"`,
 		Args: exactArgs(1, "a query, quoted"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := amem.ParseFilter(from, to, tags, meta)
 			if err != nil {
 				return err
+			}
+			if f.TagSource, err = amem.ParseTagSource(tagSource); err != nil {
+				return fmt.Errorf("--tag-source: %w", err)
 			}
 			return a.withMemory(func(mem *amem.Memory) error {
 				res, err := mem.Search(a.ctx, amem.SearchRequest{
@@ -60,6 +64,7 @@ func (a *app) searchCmd() *cobra.Command {
 	fl.StringVar(&from, "from", "", "only notes whose event time is at or after this (RFC 3339, or a date: midnight UTC)")
 	fl.StringVar(&to, "to", "", "only notes whose event time is before this (RFC 3339, or a date: midnight UTC)")
 	fl.StringSliceVar(&tags, "tag", nil, "only notes with this tag, in any case (repeatable: all must match)")
+	fl.StringVar(&tagSource, "tag-source", "", "which tags --tag matches: caller (only the tags you gave), curator (only the ones amem added) or any")
 	fl.StringArrayVar(&meta, "meta", nil, "only notes with metadata KEY=VALUE, exactly (repeatable: all must match)")
 	fl.IntVar(&perHit, "links-per-hit", 0, "linked notes per direct hit (default 3; -1 for none)")
 	fl.IntVar(&budget, "link-budget", 0, "linked notes in all (default k; -1 for none)")

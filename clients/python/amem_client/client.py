@@ -142,13 +142,16 @@ class Client:
         state: Optional[str] = None,
         order: Optional[str] = None,
         tags: Optional[Sequence[str]] = None,
+        tag_source: Optional[str] = None,
         from_: Optional[str] = None,
         to: Optional[str] = None,
         meta: Optional[Mapping[str, str]] = None,
     ) -> NotePage:
         """One page of notes in ID (creation) order; pass page.next as after
-        for the next one, or use iter_notes."""
-        q = _query(after=after, limit=limit, state=state, order=order, tags=tags, from_=from_, to=to, meta=meta)
+        for the next one, or use iter_notes. tag_source "caller" matches
+        tags against the caller's tags only, "curator" against amem's."""
+        q = _query(after=after, limit=limit, state=state, order=order, tags=tags, tag_source=tag_source,
+                   from_=from_, to=to, meta=meta)
         return from_json(NotePage, self._call("GET", _ns(ns, "/notes"), q))
 
     def iter_notes(self, ns: str, **filters: Any) -> Iterator[Note]:
@@ -227,13 +230,15 @@ class Client:
         mode: Optional[str] = None,
         links: Optional[bool] = None,
         tags: Optional[Sequence[str]] = None,
+        tag_source: Optional[str] = None,
         from_: Optional[str] = None,
         to: Optional[str] = None,
         meta: Optional[Mapping[str, str]] = None,
     ) -> List[SearchResult]:
         """The context for q: the k best direct hits, then the notes linked
-        to them (links=False leaves those out)."""
-        query = _query(q=q, k=k, mode=mode, links=links, tags=tags, from_=from_, to=to, meta=meta)
+        to them (links=False leaves those out); tag_source as list_notes."""
+        query = _query(q=q, k=k, mode=mode, links=links, tags=tags, tag_source=tag_source,
+                       from_=from_, to=to, meta=meta)
         return from_json(List[SearchResult], self._call("GET", _ns(ns, "/search"), query)["results"])
 
     def list_links(self, ns: str, *, after: Optional[str] = None, limit: Optional[int] = None) -> LinkPage:

@@ -169,6 +169,7 @@ class Note:
     enrichment: Enrichment
     keywords: List[str] = field(default_factory=list)
     tags: List[str] = field(default_factory=list)
+    curator_tags: List[str] = field(default_factory=list)  # the tags amem added; the rest are the caller's
     context: str = ""
     metadata: Dict[str, str] = field(default_factory=dict)
     links: List[Link] = field(default_factory=list)
@@ -222,6 +223,7 @@ class SearchResult:
     event_time: str = ""
     keywords: List[str] = field(default_factory=list)
     tags: List[str] = field(default_factory=list)
+    curator_tags: List[str] = field(default_factory=list)  # the tags amem added; the rest are the caller's
     context: str = ""
     metadata: Dict[str, str] = field(default_factory=dict)
 

@@ -114,6 +114,11 @@ class Live(unittest.TestCase):
 
         hits = self.c.search_notes(NS, "adoption agencies", k=5, mode="lexical", tags=["family"])
         self.assertIn(n.id, [h.id for h in hits])
+        # family is the caller's tag, never the curator's.
+        self.assertNotIn("family", n.curator_tags)
+        hits = self.c.search_notes(NS, "adoption agencies", mode="lexical", tags=["family"], tag_source="caller")
+        self.assertIn(n.id, [h.id for h in hits])
+        self.assertEqual(self.c.list_notes(NS, tags=["family"], tag_source="curator").notes, [])
         self.assertEqual(self.c.search_notes(NS, "adoption", meta={"source": "mail"}), [])
 
         self.c.delete_note(NS, n.id)

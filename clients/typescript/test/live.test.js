@@ -101,6 +101,11 @@ test("a note's life", async () => {
 
   const hits = await c.searchNotes(NS, "adoption agencies", { k: 5, mode: "lexical", tags: ["family"] });
   assert.ok(hits.some((h) => h.id === n.id));
+  // family is the caller's tag, never the curator's.
+  assert.ok(Array.isArray(n.curator_tags) && !n.curator_tags.includes("family"));
+  const callers = await c.searchNotes(NS, "adoption agencies", { mode: "lexical", tags: ["family"], tag_source: "caller" });
+  assert.ok(callers.some((h) => h.id === n.id));
+  assert.deepEqual((await c.listNotes(NS, { tags: ["family"], tag_source: "curator" })).notes, []);
   assert.deepEqual(await c.searchNotes(NS, "adoption", { meta: { source: "mail" } }), []);
 
   assert.equal(await c.deleteNote(NS, n.id), undefined);

@@ -40,7 +40,8 @@ export async function everyMethod(id: string): Promise<void> {
   const note: Note = await mem.createNote("agent", { content: "x", time: null, tags: ["t"] }, { wait: true });
   const notes: Note[] = await mem.createNotes("agent", [{ content: "y" }]);
   const page: NotePage = await mem.listNotes("agent", { limit: 10, order: "newest", state: "done", meta: { k: "v" }, from: "2024-01-01" });
-  for await (const n of mem.iterNotes("agent", { tags: ["t"] })) n.enrichment.state satisfies "pending" | "done" | "failed";
+  for await (const n of mem.iterNotes("agent", { tags: ["t"], tag_source: "caller" })) n.enrichment.state satisfies "pending" | "done" | "failed";
+  const curated: string[] = note.curator_tags;
   const got: Note = await mem.getNote("agent", id);
   const updated: Note = await mem.updateNote("agent", id, { context: "c", reason: "why" });
   const gone: void = await mem.deleteNote("agent", id);
