@@ -61,41 +61,34 @@ func TestLogSlowJobEveryFewSeconds(t *testing.T) {
 	}
 }
 
-// TestTerminalRedrawsOneLine: on a terminal every report redraws the line
-// (carriage return, padded over a longer one), at most every 100 ms, and
-// Done ends it with a newline.
-func TestTerminalRedrawsOneLine(t *testing.T) {
-	c := newClock()
-	var w strings.Builder
-	b := New(&w, "embedding", 0, opts(c, Yes))
-	for range 50 {
-		c.tick(10 * time.Millisecond)
-		b.Add(1)
-	}
-	b.Done()
-	b.Done()
-	b.Add(5) // after Done: nothing
-	out := w.String()
-	if n := strings.Count(out, "\r"); n != 6 { // 5 redraws in 500 ms and the final one
-		t.Fatalf("%d redraws in %q, want 6", n, out)
-	}
-	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\rembedding: 50, done in 1s\n") {
-		t.Fatalf("terminal output %q", out)
-	}
-}
-
-// TestTerminalPadsAShorterLine: a line shorter than the one drawn before
-// ("1m59s" then "2m0s") blanks the old line's tail.
-func TestTerminalPadsAShorterLine(t *testing.T) {
-	c := newClock()
-	var w strings.Builder
-	b := New(&w, "x", 0, opts(c, Yes))
-	c.tick(119 * time.Second)
-	b.Add(1)
-	c.tick(time.Second)
-	b.Add(1)
-	if want := "\rx: 1, 1m59s\rx: 2, 2m0s "; w.String() != want {
-		t.Fatalf("terminal output %q, want %q", w.String(), want)
+// TestTerminalBar: on a terminal the library's bar redraws in place
+// (carriage returns, no newline while it runs), nothing is written after
+// Done, and Done leaves one whole line in its place.
+func TestTerminalBar(t *testing.T) {
+	for _, tc := range []struct {
+		total int
+		final string
+	}{
+		{50, "embedding: 50/50 (100%), done in 0s\n"},
+		{0, "embedding: 50, done in 0s\n"}, // unknown total: a spinner
+	} {
+		c := newClock()
+		var w strings.Builder
+		b := New(&w, "embedding", tc.total, opts(c, Yes))
+		for range 50 {
+			b.Add(1)
+		}
+		running := w.String()
+		if !hasCR(running) || strings.Contains(running, "\n") || !strings.Contains(running, "embedding") {
+			t.Fatalf("total %d: the running bar %q is not one line redrawn in place", tc.total, running)
+		}
+		b.Done()
+		b.Done()
+		b.Add(5) // after Done: nothing
+		out := w.String()
+		if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\r"+tc.final) {
+			t.Fatalf("total %d: terminal output ends %q, want the bar cleared and %q", tc.total, out[len(running):], tc.final)
+		}
 	}
 }
 
