@@ -50,7 +50,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return root.ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
+	if err != nil && (a.jsonOut || asksJSON(args)) {
+		return jsonError{err}
+	}
+	return err
 }
 
 func (a *app) rootCmd() *cobra.Command {
