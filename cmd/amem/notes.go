@@ -111,7 +111,7 @@ func (a *app) listCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "%s  %s  %s\n", n.ID, n.EventTime.Format("2006-01-02"), oneLine(n.Content, 90))
 				}
 				if len(notes) == limit {
-					fmt.Fprintf(a.stderr, "more: amem list --after %s\n", notes[len(notes)-1].ID)
+					fmt.Fprintf(a.stderr, "more: %s\n", nextPage(cmd, notes[len(notes)-1].ID))
 				}
 				return nil
 			})
@@ -191,7 +191,7 @@ func (a *app) historyCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(wire.Items(vs, wire.VersionOf))
+					return a.printJSON(wire.Items(vs, historyVersionOf))
 				}
 				for _, v := range vs {
 					fmt.Fprintf(a.stdout, "v%d  %s  %s: %s\n", v.Version, v.CreatedAt.Format(time.RFC3339), v.Actor, v.Reason)
