@@ -105,6 +105,11 @@ file twice adds nothing twice. New notes are enriched after.`,
 			default:
 				return usagef("--from %q: use amem, mem0 or text", from)
 			}
+			if !dryRun {
+				if err := a.checkLLM(false, nil); err != nil {
+					return err
+				}
+			}
 			r, err := a.openInput(file)
 			if err != nil {
 				return err

@@ -33,6 +33,9 @@ func (a *app) addCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := a.checkLLM(false, nil); err != nil {
+				return err
+			}
 			return a.withMemory(func(mem *amem.Memory) error {
 				n, err := mem.Add(a.ctx, amem.AddRequest{
 					Namespace: a.ns(), Content: args[0], EventTime: ev,

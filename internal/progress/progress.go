@@ -45,7 +45,8 @@ const (
 const redrawEvery = 100 * time.Millisecond
 
 // Bar counts done units of a job of total units (total <= 0: unknown)
-// and reports them to w. It is safe for concurrent use.
+// and reports them to w. It is safe for concurrent use. A nil *Bar
+// reports nothing, so that a job too small for one needs no other path.
 type Bar struct {
 	mu       sync.Mutex
 	w        io.Writer
@@ -111,6 +112,9 @@ func IsTerminal(w io.Writer) bool {
 
 // Add counts n more units done and reports them if it is time.
 func (b *Bar) Add(n int) {
+	if b == nil {
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.finished {
@@ -130,6 +134,9 @@ func (b *Bar) Add(n int) {
 // Done writes the last report, a whole line with the time the job took,
 // in place of the terminal bar. Later calls do nothing.
 func (b *Bar) Done() {
+	if b == nil {
+		return
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.finished {

@@ -92,6 +92,12 @@ func TestTerminalBar(t *testing.T) {
 	}
 }
 
+func TestNilBarReportsNothing(t *testing.T) {
+	var b *Bar
+	b.Add(1)
+	b.Done() // no panic, nowhere to write
+}
+
 func TestIsTerminal(t *testing.T) {
 	f, err := os.Create(filepath.Join(t.TempDir(), "log"))
 	if err != nil {
