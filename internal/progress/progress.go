@@ -60,6 +60,8 @@ type Bar struct {
 	lastAt   time.Time // when the last report was written
 	lastDone int       // done at the last report
 	finished bool
+	// waiting: a wait of unknown size (Elapsed); lines say only the time.
+	waiting bool
 }
 
 // New starts a bar for a job called label (such as "importing notes").
@@ -172,6 +174,12 @@ func (b *Bar) report(now time.Time) {
 // "label: 300, 12s"; the final one says "done in".
 func (b *Bar) line(now time.Time, final bool) string {
 	took := now.Sub(b.start).Round(time.Second)
+	if b.waiting {
+		if final {
+			return fmt.Sprintf("%s: done in %s", b.label, took)
+		}
+		return fmt.Sprintf("%s: %s", b.label, took)
+	}
 	count := fmt.Sprint(b.done)
 	if b.total > 0 {
 		count = fmt.Sprintf("%d/%d (%d%%)", b.done, b.total, b.done*100/b.total)

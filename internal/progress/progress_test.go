@@ -117,3 +117,30 @@ func TestIsTerminal(t *testing.T) {
 		t.Fatal("a pipe taken for a terminal")
 	}
 }
+
+// TestElapsedInALog: a wait of unknown size writes a whole line every
+// Every while it lasts, and one saying it is done when stopped.
+func TestElapsedInALog(t *testing.T) {
+	var w strings.Builder
+	stop := Elapsed(&w, "fetching", Options{Terminal: No, Every: 20 * time.Millisecond})
+	time.Sleep(110 * time.Millisecond)
+	stop()
+	stop()
+	got := lines(w.String())
+	if len(got) < 3 || hasCR(w.String()) || got[0] != "fetching: 0s" || got[len(got)-1] != "fetching: done in 0s" {
+		t.Fatalf("lines %q: want a line per 20 ms, then the done line", got)
+	}
+}
+
+// TestElapsedOnATerminal: the spinner redraws in place, and stop leaves
+// one whole line.
+func TestElapsedOnATerminal(t *testing.T) {
+	var w strings.Builder
+	stop := Elapsed(&w, "fetching", Options{Terminal: Yes})
+	time.Sleep(250 * time.Millisecond)
+	stop()
+	out := w.String()
+	if strings.Count(out, "\r") < 2 || strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\rfetching: done in 0s\n") {
+		t.Fatalf("terminal output %q", out)
+	}
+}
