@@ -105,7 +105,11 @@ file twice adds nothing twice. New notes are enriched after.`,
 			default:
 				return usagef("--from %q: use amem, mem0 or text", from)
 			}
-			if !dryRun {
+			// Mem0 and text imports add new notes, which the curator
+			// enriches; an amem export is mostly restored as it was, with
+			// no model call, so it is not stopped for a model it may not
+			// need.
+			if from != fromAmem && !dryRun {
 				if err := a.checkLLM(false, nil); err != nil {
 					return err
 				}

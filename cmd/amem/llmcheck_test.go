@@ -41,7 +41,7 @@ func TestLLMCheckedAtStart(t *testing.T) {
 	}{
 		{"openai, no key", map[string]string{"AMEM_LLM": "openai:gpt-4o-mini"}, []string{"add", "x"},
 			[]string{"the LLM openai:gpt-4o-mini has no API key", "OPENAI_API_KEY", "OPENAI_BASE_URL"}},
-		{"anthropic, no key", map[string]string{"AMEM_LLM": "anthropic:claude-haiku-4-5"}, []string{"import"},
+		{"anthropic, no key", map[string]string{"AMEM_LLM": "anthropic:claude-haiku-4-5"}, []string{"import", "--from", "text"},
 			[]string{"no API key", "ANTHROPIC_API_KEY"}},
 		{"server down", map[string]string{"AMEM_LLM": "openai:llama3.2", "OPENAI_BASE_URL": down}, []string{"enrich", "--retry"},
 			[]string{"cannot be reached at " + down, "start its server", "OPENAI_BASE_URL"}},
