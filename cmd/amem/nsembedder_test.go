@@ -123,3 +123,21 @@ func TestNamespaceRemembersItsEmbedder(t *testing.T) {
 		t.Fatalf("mismatch chosen by the environment: %v", err)
 	}
 }
+
+// BenchmarkRecordedEmbedder is what a command without --embedder pays to
+// read its namespace's embedder: open the SQLite store, one read, close.
+func BenchmarkRecordedEmbedder(b *testing.B) {
+	db := filepath.Join(b.TempDir(), "b.db")
+	var out, errb strings.Builder
+	if err := run(b.Context(), []string{"add", "--db", db, "-n", "alice", "--embedder", "lexical", "x"}, strings.NewReader(""), &out, &errb); err != nil {
+		b.Fatal(err)
+	}
+	a := &app{ctx: b.Context()}
+	a.cfg.Path = db
+	b.ReportAllocs()
+	for b.Loop() {
+		if spec, err := a.recordedEmbedder("alice", ""); err != nil || spec != "lexical" {
+			b.Fatalf("%q, %v", spec, err)
+		}
+	}
+}
