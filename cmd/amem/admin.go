@@ -34,7 +34,7 @@ func (a *app) exportCmd() *cobra.Command {
 				return err
 			}
 			bar := a.newBar("exporting notes", total, exportStep)
-			defer bar.Done()
+			defer bar.Stop()
 			return a.withMemory(func(mem *amem.Memory) error {
 				n, err := mem.Export(a.ctx, lineCounter{w, bar}, a.namespace)
 				if err != nil {
@@ -185,7 +185,7 @@ func (a *app) reembedCmd() *cobra.Command {
 				return err
 			}
 			bar := a.newBar("re-embedding notes", total, reembedStep)
-			defer bar.Done()
+			defer bar.Stop()
 			last := 0
 			return a.withMemory(func(mem *amem.Memory) error {
 				n, err := mem.ReembedWith(a.ctx, a.namespace, amem.ReembedOptions{Progress: func(done, _ int) {

@@ -58,7 +58,7 @@ func (a *app) enrichRetry(limit int) error {
 			return nil
 		})
 		if err != nil {
-			bar.Done()
+			bar.Stop()
 			return err
 		}
 	}

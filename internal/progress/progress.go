@@ -134,8 +134,16 @@ func (b *Bar) Add(n int) {
 }
 
 // Done writes the last report, a whole line with the time the job took,
-// in place of the terminal bar. Later calls do nothing.
-func (b *Bar) Done() {
+// in place of the terminal bar. Later calls of Done or Stop do nothing.
+func (b *Bar) Done() { b.finish(" done in ") }
+
+// Stop ends the report of a job that failed or was cancelled: its line
+// says where the job stopped, not that it is done, so that the error
+// printed after it starts on a line of its own. A caller defers Stop and
+// calls Done on success; Stop after Done does nothing.
+func (b *Bar) Stop() { b.finish(" stopped after ") }
+
+func (b *Bar) finish(how string) {
 	if b == nil {
 		return
 	}
@@ -149,7 +157,7 @@ func (b *Bar) Done() {
 		_ = b.term.Clear()
 		_ = b.term.Exit()
 	}
-	fmt.Fprintln(b.w, b.line(b.now(), true))
+	fmt.Fprintln(b.w, b.line(b.now(), how))
 }
 
 // due says whether a log line is owed at now.
@@ -166,26 +174,25 @@ func (b *Bar) due(now time.Time) bool {
 }
 
 func (b *Bar) report(now time.Time) {
-	fmt.Fprintln(b.w, b.line(now, false))
+	fmt.Fprintln(b.w, b.line(now, ""))
 	b.lastAt, b.lastDone = now, b.done
 }
 
 // line is one report: "label: 300/1000 (30%), 12s" or, without a total,
-// "label: 300, 12s"; the final one says "done in".
-func (b *Bar) line(now time.Time, final bool) string {
-	took := now.Sub(b.start).Round(time.Second)
+// "label: 300, 12s"; a wait (Elapsed) has no count: "label: 12s". The
+// final one puts its ending (" done in ", " stopped after ") before the
+// time.
+func (b *Bar) line(now time.Time, ending string) string {
+	if ending == "" {
+		ending = " "
+	}
+	took := now.Sub(b.start).Round(time.Second).String()
 	if b.waiting {
-		if final {
-			return fmt.Sprintf("%s: done in %s", b.label, took)
-		}
-		return fmt.Sprintf("%s: %s", b.label, took)
+		return b.label + ":" + ending + took
 	}
 	count := fmt.Sprint(b.done)
 	if b.total > 0 {
 		count = fmt.Sprintf("%d/%d (%d%%)", b.done, b.total, b.done*100/b.total)
 	}
-	if final {
-		return fmt.Sprintf("%s: %s, done in %s", b.label, count, took)
-	}
-	return fmt.Sprintf("%s: %s, %s", b.label, count, took)
+	return b.label + ": " + count + "," + ending + took
 }

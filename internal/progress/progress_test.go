@@ -92,10 +92,32 @@ func TestTerminalBar(t *testing.T) {
 	}
 }
 
+// TestStopSaysWhereTheJobStopped: a failed job's line is not a done one,
+// and Stop after Done adds nothing.
+func TestStopSaysWhereTheJobStopped(t *testing.T) {
+	c := newClock()
+	b, w := logBar(c, 1000)
+	c.tick(2 * time.Second)
+	b.Add(30)
+	b.Stop()
+	b.Done()
+	if got := w.String(); got != "importing: 30/1000 (3%), stopped after 2s\n" {
+		t.Fatalf("log %q", got)
+	}
+	b, w = logBar(c, 10)
+	b.Add(10)
+	b.Done()
+	b.Stop()
+	if got := w.String(); got != "importing: 10/10 (100%), done in 0s\n" {
+		t.Fatalf("log %q", got)
+	}
+}
+
 func TestNilBarReportsNothing(t *testing.T) {
 	var b *Bar
 	b.Add(1)
 	b.Done() // no panic, nowhere to write
+	b.Stop()
 }
 
 func TestIsTerminal(t *testing.T) {
