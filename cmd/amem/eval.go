@@ -108,6 +108,12 @@ an ingest of every conversation per value.`,
 			if local.EmbedTexts[embedText] == nil {
 				return usagef("--embed-text %q: use content or paper", embedText)
 			}
+			if doAnswer && mc.LLM == "" {
+				return usagef("--answer needs an LLM: set AMEM_LLM=openai:MODEL or anthropic:MODEL (or --llm)")
+			}
+			if err := a.checkLLM(doAnswer, nil); err != nil {
+				return err
+			}
 			convs, err := locomo.Load(data)
 			if err != nil {
 				return err
@@ -161,9 +167,6 @@ an ingest of every conversation per value.`,
 				fmt.Fprintf(a.stderr, "running in %s, namespaces %s*\n", local.ShowDB(db), cfg.NamespacePrefix)
 			}
 			if doAnswer {
-				if mc.LLM == "" {
-					return usagef("--answer needs an LLM: set AMEM_LLM=openai:MODEL or anthropic:MODEL (or --llm)")
-				}
 				llm, err := local.NewLLM(mc.LLM, mc.LLMEndpoint)
 				if err != nil {
 					return err

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/internal/progress"
 )
 
 // The formats import reads.
@@ -104,6 +103,15 @@ file twice adds nothing twice. New notes are enriched after.`,
 				}
 			default:
 				return usagef("--from %q: use amem, mem0 or text", from)
+			}
+			// Mem0 and text imports add new notes, which the curator
+			// enriches; an amem export is mostly restored as it was, with
+			// no model call, so it is not stopped for a model it may not
+			// need.
+			if from != fromAmem && !dryRun {
+				if err := a.checkLLM(false, nil); err != nil {
+					return err
+				}
 			}
 			r, err := a.openInput(file)
 			if err != nil {
@@ -252,11 +260,8 @@ var importBatch = amem.MaxBatch
 // batch.
 func (a *app) importBatches(mem *amem.Memory, pieces []piece) (amem.ImportStats, error) {
 	var total amem.ImportStats
-	var bar *progress.Bar
-	if len(pieces) > importBatch {
-		bar = progress.New(a.stderr, "importing notes", len(pieces), progress.Options{})
-		defer bar.Done()
-	}
+	bar := a.newBar("importing notes", len(pieces), importBatch)
+	defer bar.Stop()
 	for batch := range slices.Chunk(pieces, importBatch) {
 		lines, err := encodePieces(batch)
 		if err != nil {
@@ -268,10 +273,9 @@ func (a *app) importBatches(mem *amem.Memory, pieces []piece) (amem.ImportStats,
 		}
 		total.Added += st.Added
 		total.Duplicates += st.Duplicates
-		if bar != nil {
-			bar.Add(len(batch))
-		}
+		bar.Add(len(batch))
 	}
+	bar.Done()
 	return total, nil
 }
 

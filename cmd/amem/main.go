@@ -29,19 +29,35 @@ func main() {
 	os.Exit(exitCode(err, os.Stderr))
 }
 
+// exitCode reports err on stderr, as one line for people or, for a
+// command run with --json (a jsonError), as one JSON object, and returns
+// the exit status it means.
 func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	fmt.Fprintf(stderr, "amem: %v\n", err)
+	code, kind := classify(err)
+	var je jsonError
+	if errors.As(err, &je) {
+		writeJSONError(stderr, je.error, code, kind)
+	} else {
+		fmt.Fprintf(stderr, "amem: %v\n", err)
+	}
+	return code
+}
+
+// classify is err's exit status and its kind as --json names it.
+func classify(err error) (code int, kind string) {
 	var ue usageError
 	switch {
-	case errors.As(err, &ue), errors.Is(err, amem.ErrInvalid):
-		return exitUsage
+	case errors.As(err, &ue):
+		return exitUsage, "usage"
+	case errors.Is(err, amem.ErrInvalid):
+		return exitUsage, "invalid"
 	case errors.Is(err, amem.ErrNotFound):
-		return exitNotFound
+		return exitNotFound, "not_found"
 	}
-	return exitError
+	return exitError, "error"
 }
 
 // usageError is a mistake in how the command was typed.

@@ -33,6 +33,9 @@ func (a *app) addCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := a.checkLLM(false, nil); err != nil {
+				return err
+			}
 			return a.withMemory(func(mem *amem.Memory) error {
 				n, err := mem.Add(a.ctx, amem.AddRequest{
 					Namespace: a.ns(), Content: args[0], EventTime: ev,
@@ -111,7 +114,7 @@ func (a *app) listCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "%s  %s  %s\n", n.ID, n.EventTime.Format("2006-01-02"), oneLine(n.Content, 90))
 				}
 				if len(notes) == limit {
-					fmt.Fprintf(a.stderr, "more: amem list --after %s\n", notes[len(notes)-1].ID)
+					fmt.Fprintf(a.stderr, "more: %s\n", nextPage(cmd, notes[len(notes)-1].ID))
 				}
 				return nil
 			})
@@ -191,7 +194,7 @@ func (a *app) historyCmd() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(wire.Items(vs, wire.VersionOf))
+					return a.printJSON(wire.Items(vs, historyVersionOf))
 				}
 				for _, v := range vs {
 					fmt.Fprintf(a.stdout, "v%d  %s  %s: %s\n", v.Version, v.CreatedAt.Format(time.RFC3339), v.Actor, v.Reason)

@@ -50,7 +50,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return root.ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
+	if err != nil && (a.jsonOut || asksJSON(args)) {
+		return jsonError{err}
+	}
+	return err
 }
 
 func (a *app) rootCmd() *cobra.Command {
@@ -98,14 +102,13 @@ linked notes.`,
 	return root
 }
 
-// open opens the memory the configuration describes.
-func (a *app) open() (*amem.Memory, error) {
+// open opens the memory cfg describes, logging to stderr.
+func (a *app) open(cfg local.Config) (*amem.Memory, error) {
 	level := slog.LevelError
 	if a.verbose {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
-	cfg := a.cfg
 	cfg.Log, cfg.Logger = a.stderr, logger
 	return local.Open(a.ctx, cfg)
 }
@@ -134,7 +137,7 @@ func (a *app) resolve(mem *amem.Memory, id string) (amem.Note, error) {
 // withNote opens the memory, finds the note id names (see resolve) and
 // runs fn.
 func (a *app) withNote(id string, fn func(*amem.Memory, amem.Note) error) error {
-	return a.withMemory(func(mem *amem.Memory) error {
+	return a.withMemoryOf(a.ns(), id, func(mem *amem.Memory) error {
 		n, err := a.resolve(mem, id)
 		if err != nil {
 			return err
@@ -143,13 +146,25 @@ func (a *app) withNote(id string, fn func(*amem.Memory, amem.Note) error) error 
 	})
 }
 
-// withMemory opens the memory, runs fn and closes it.
+// withMemory opens the memory for the namespace in use, runs fn and
+// closes it.
 func (a *app) withMemory(fn func(*amem.Memory) error) error {
-	mem, err := a.open()
+	return a.withMemoryOf(a.ns(), "", fn)
+}
+
+// withMemoryOf opens the memory with namespace ns's embedder (note id's
+// namespace's, for an ID given without --namespace; see configFor), runs
+// fn and closes it. A namespace's refusal of the embedder is explained.
+func (a *app) withMemoryOf(ns, id string, fn func(*amem.Memory) error) error {
+	cfg, err := a.configFor(ns, id)
 	if err != nil {
 		return err
 	}
-	err = fn(mem)
+	mem, err := a.open(cfg)
+	if err != nil {
+		return err
+	}
+	err = a.explainMismatch(fn(mem))
 	if cerr := mem.Close(); err == nil {
 		err = cerr
 	}

@@ -37,8 +37,14 @@ func (a *app) openService(logger *slog.Logger, workers amem.WorkerOptions) (*ser
 // openIdle opens the memory with asynchronous enrichment; start runs the
 // workers.
 func (a *app) openIdle(logger *slog.Logger) (*service, error) {
+	if err := a.checkLLM(false, logger); err != nil {
+		return nil, err
+	}
 	s := &service{stop: func() {}, logger: logger}
-	cfg := a.cfg
+	cfg, err := a.configFor(a.ns(), "")
+	if err != nil {
+		return nil, err
+	}
 	cfg.Log, cfg.Logger = a.stderr, logger
 	cfg.Options = amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, ApproximateFrom: a.approximateFrom,
 		RestatementSimilarity: a.restatement}

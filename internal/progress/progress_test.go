@@ -61,42 +61,63 @@ func TestLogSlowJobEveryFewSeconds(t *testing.T) {
 	}
 }
 
-// TestTerminalRedrawsOneLine: on a terminal every report redraws the line
-// (carriage return, padded over a longer one), at most every 100 ms, and
-// Done ends it with a newline.
-func TestTerminalRedrawsOneLine(t *testing.T) {
-	c := newClock()
-	var w strings.Builder
-	b := New(&w, "embedding", 0, opts(c, Yes))
-	for range 50 {
-		c.tick(10 * time.Millisecond)
-		b.Add(1)
-	}
-	b.Done()
-	b.Done()
-	b.Add(5) // after Done: nothing
-	out := w.String()
-	if n := strings.Count(out, "\r"); n != 6 { // 5 redraws in 500 ms and the final one
-		t.Fatalf("%d redraws in %q, want 6", n, out)
-	}
-	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\rembedding: 50, done in 1s\n") {
-		t.Fatalf("terminal output %q", out)
+// TestTerminalBar: on a terminal the library's bar redraws in place
+// (carriage returns, no newline while it runs), nothing is written after
+// Done, and Done leaves one whole line in its place.
+func TestTerminalBar(t *testing.T) {
+	for _, tc := range []struct {
+		total int
+		final string
+	}{
+		{50, "embedding: 50/50 (100%), done in 0s\n"},
+		{0, "embedding: 50, done in 0s\n"}, // unknown total: a spinner
+	} {
+		c := newClock()
+		var w strings.Builder
+		b := New(&w, "embedding", tc.total, opts(c, Yes))
+		for range 50 {
+			b.Add(1)
+		}
+		running := w.String()
+		if !hasCR(running) || strings.Contains(running, "\n") || !strings.Contains(running, "embedding") {
+			t.Fatalf("total %d: the running bar %q is not one line redrawn in place", tc.total, running)
+		}
+		b.Done()
+		b.Done()
+		b.Add(5) // after Done: nothing
+		out := w.String()
+		if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\r"+tc.final) {
+			t.Fatalf("total %d: terminal output ends %q, want the bar cleared and %q", tc.total, out[len(running):], tc.final)
+		}
 	}
 }
 
-// TestTerminalPadsAShorterLine: a line shorter than the one drawn before
-// ("1m59s" then "2m0s") blanks the old line's tail.
-func TestTerminalPadsAShorterLine(t *testing.T) {
+// TestStopSaysWhereTheJobStopped: a failed job's line is not a done one,
+// and Stop after Done adds nothing.
+func TestStopSaysWhereTheJobStopped(t *testing.T) {
 	c := newClock()
-	var w strings.Builder
-	b := New(&w, "x", 0, opts(c, Yes))
-	c.tick(119 * time.Second)
-	b.Add(1)
-	c.tick(time.Second)
-	b.Add(1)
-	if want := "\rx: 1, 1m59s\rx: 2, 2m0s "; w.String() != want {
-		t.Fatalf("terminal output %q, want %q", w.String(), want)
+	b, w := logBar(c, 1000)
+	c.tick(2 * time.Second)
+	b.Add(30)
+	b.Stop()
+	b.Done()
+	if got := w.String(); got != "importing: 30/1000 (3%), stopped after 2s\n" {
+		t.Fatalf("log %q", got)
 	}
+	b, w = logBar(c, 10)
+	b.Add(10)
+	b.Done()
+	b.Stop()
+	if got := w.String(); got != "importing: 10/10 (100%), done in 0s\n" {
+		t.Fatalf("log %q", got)
+	}
+}
+
+func TestNilBarReportsNothing(t *testing.T) {
+	var b *Bar
+	b.Add(1)
+	b.Done() // no panic, nowhere to write
+	b.Stop()
 }
 
 func TestIsTerminal(t *testing.T) {
@@ -116,5 +137,32 @@ func TestIsTerminal(t *testing.T) {
 	defer pw.Close()
 	if IsTerminal(pw) {
 		t.Fatal("a pipe taken for a terminal")
+	}
+}
+
+// TestElapsedInALog: a wait of unknown size writes a whole line every
+// Every while it lasts, and one saying it is done when stopped.
+func TestElapsedInALog(t *testing.T) {
+	var w strings.Builder
+	stop := Elapsed(&w, "fetching", Options{Terminal: No, Every: 20 * time.Millisecond})
+	time.Sleep(110 * time.Millisecond)
+	stop()
+	stop()
+	got := lines(w.String())
+	if len(got) < 3 || hasCR(w.String()) || got[0] != "fetching: 0s" || got[len(got)-1] != "fetching: done in 0s" {
+		t.Fatalf("lines %q: want a line per 20 ms, then the done line", got)
+	}
+}
+
+// TestElapsedOnATerminal: the spinner redraws in place, and stop leaves
+// one whole line.
+func TestElapsedOnATerminal(t *testing.T) {
+	var w strings.Builder
+	stop := Elapsed(&w, "fetching", Options{Terminal: Yes})
+	time.Sleep(250 * time.Millisecond)
+	stop()
+	out := w.String()
+	if strings.Count(out, "\r") < 2 || strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\rfetching: done in 0s\n") {
+		t.Fatalf("terminal output %q", out)
 	}
 }
