@@ -42,6 +42,12 @@ import (
 // unrelated memory.
 const replyWindow = time.Hour
 
+// replyHits is how many of the first fusion's hits, at the least, have
+// their reply looked up, each a store read: the reply of a hit past the
+// first twenty gains at most a weight/80, which seldom lifts a note into
+// the first ten.
+const replyHits = 20
+
 // feedbackDocs is how many of the first hits give their keywords to the
 // feedback query: the first few are the likeliest to be on topic.
 const feedbackDocs = 3
@@ -53,8 +59,10 @@ type extraWeights struct{ reply, feedback, dense float64 }
 func (w extraWeights) any() bool { return w.reply > 0 || w.feedback > 0 || w.dense > 0 }
 
 // extraRankings returns the extra rankings that w turns on, from first,
-// the first fusion read to depth, and the weights to fuse them with.
-func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, error) {
+// the first fusion read to depth, for a search of k hits, and the weights
+// to fuse them with. Replies are looked up for the first 2k hits (at
+// least replyHits).
+func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, error) {
 	if !w.any() || len(first) == 0 {
 		return nil, nil, nil
 	}
@@ -62,9 +70,11 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, d
 	var weights []float64
 	var hitNotes []Note
 	var replies []Scored
+	// Only the first hits are read: the feedback's few and the replies'.
+	read := first[:min(len(first), max(2*k, replyHits))]
 	err := m.view(ctx, func(tx Tx) error {
-		ids := make([]string, len(first))
-		for i, h := range first {
+		ids := make([]string, len(read))
+		for i, h := range read {
 			ids[i] = h.ID
 		}
 		notes, err := tx.Notes(ns, ids)
@@ -83,7 +93,7 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, d
 		if w.reply <= 0 {
 			return nil
 		}
-		replies, err = m.replies(tx, ns, first, byID, allow)
+		replies, err = m.replies(tx, ns, read, byID, allow)
 		return err
 	})
 	if err != nil {

@@ -283,7 +283,7 @@ func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, k, depth int
 	weights := []float64{1, w}
 	rankings := [][]Scored{vec, lex}
 	if ew.any() {
-		more, moreW, err := m.extraRankings(ctx, req.Namespace, fuse(depth, weights, rankings...), depth, ew, allow)
+		more, moreW, err := m.extraRankings(ctx, req.Namespace, fuse(depth, weights, rankings...), k, depth, ew, allow)
 		if err != nil {
 			return nil, err
 		}

@@ -46,8 +46,8 @@ constant is chosen from a small grid by recall@K over categories 1-4 of the
 other conversations and the held-out one is scored with it; the table gives
 the mean over folds beside the in-sample figure. --cv-grid NAME=V1,V2,...
 (repeatable) says which constants and values; the default is
-lexical-weight=1,2,3,4,6 and link-order=after,interleaved (search-time: no
-extra ingest). Also: links-per-hit; hybrid search's extra rankings
+lexical-weight=2,4,8, link-order=after,interleaved, reply-weight=0,1.5 and
+feedback-weight=0,2 (search-time: no extra ingest). Also: links-per-hit; hybrid search's extra rankings
 reply-weight, feedback-weight and dense-feedback-weight, and day-spread (0
 is off; search-time); and the offline curator's link-min-similarity,
 link-min-strength and evolve-min-strength, which cost an ingest of every
@@ -109,6 +109,15 @@ conversation per value.`,
 			mc.Log = a.stderr
 			if lexWeight == 0 {
 				lexWeight = local.LexicalWeight(mc.Embedder)
+			}
+			// The extra rankings default to the embedder's, as amem
+			// search uses; 0 given on the command line is off.
+			reply, feedback := local.ExtraRankings(mc.Embedder)
+			if !cmd.Flags().Changed("reply-weight") {
+				replyWeight = reply
+			}
+			if !cmd.Flags().Changed("feedback-weight") {
+				feedbackWeight = feedback
 			}
 			if embedText == "" {
 				embedText = local.EmbedTextName(mc.CuratorName())
@@ -220,8 +229,8 @@ conversation per value.`,
 	f.StringVar(&search, "search", "hybrid", "ranking of the amem modes: hybrid, vector or lexical")
 	f.StringVar(&embedText, "embed-text", "", "text embedded per note in the amem modes: content (the note's content) or paper (content, context, keywords and tags; Eq. 3) (default: the curator's, as amem uses: content for offline, paper for llm)")
 	f.Float64Var(&lexWeight, "lexical-weight", 0, "weight of the full-text ranking in the amem modes' hybrid fusion (default: the embedder's, as amem search uses; the hybrid baseline always uses 1)")
-	f.Float64Var(&replyWeight, "reply-weight", 0, "weight of hybrid search's reply ranking in the amem modes (the notes right after the first hits; 0: off)")
-	f.Float64Var(&feedbackWeight, "feedback-weight", 0, "weight of hybrid search's feedback ranking in the amem modes (a full-text search of the first hits' keywords; 0: off)")
+	f.Float64Var(&replyWeight, "reply-weight", 0, "weight of hybrid search's reply ranking in the amem modes (the notes right after the first hits; 0: off) (default: the embedder's, as amem search uses)")
+	f.Float64Var(&feedbackWeight, "feedback-weight", 0, "weight of hybrid search's feedback ranking in the amem modes (a full-text search of the first hits' keywords; 0: off) (default: the embedder's, as amem search uses)")
 	f.Float64Var(&denseFeedbackWeight, "dense-feedback-weight", 0, "weight of hybrid search's dense feedback ranking in the amem modes (a vector search of the mean of the first hits' embeddings; 0: off)")
 	f.Float64Var(&daySpread, "day-spread", 0, "spread the amem modes' hybrid hits over days: each hit's score is multiplied by 1 - this for every better hit from the same day (0: off)")
 	f.BoolVar(&noEvo, "no-evolution", false, "amem without memory evolution (same as --mode amem-no-evolution)")
