@@ -69,6 +69,20 @@ type Options struct {
 	// model, 3 gave the best LoCoMo recall in each conversation measured
 	// (package local sets it).
 	LexicalWeight float64
+	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight weigh three
+	// more rankings in hybrid search's fusion (see rankings.go): the notes
+	// written right after the first hits (a conversation's replies), a
+	// full-text search of the first hits' keywords, and a vector search
+	// of the mean of their embeddings (pseudo-relevance feedback on
+	// either side). Default 0: off.
+	ReplyWeight         float64
+	FeedbackWeight      float64
+	DenseFeedbackWeight float64
+	// DaySpread, in [0, 1), spreads hybrid search's hits over the days
+	// they were said (see rankings.go): each hit's fused score is
+	// multiplied by 1 - DaySpread for every better hit from the same day.
+	// Default 0: off.
+	DaySpread float64
 
 	// OnEnrich, if set, is called once after each enrichment that ran
 	// (whoever started it: Add, Enrich, a worker), with the note as it

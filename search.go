@@ -40,6 +40,14 @@ type SearchRequest struct {
 	LinkOrder LinkOrder
 	// LexicalWeight overrides Options.LexicalWeight (hybrid mode).
 	LexicalWeight float64
+	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight override the
+	// Options' (hybrid mode); negative turns the ranking off.
+	ReplyWeight         float64
+	FeedbackWeight      float64
+	DenseFeedbackWeight float64
+	// DaySpread overrides Options.DaySpread (hybrid mode); negative turns
+	// it off.
+	DaySpread float64
 }
 
 // ResultKind says why a note is in the results.
@@ -177,7 +185,10 @@ func (m *Memory) search(ctx context.Context, req SearchRequest) ([]Result, error
 		depth := hybridDepth(k)
 		var vec, lex []Scored
 		vec, lex, err = m.rank(ctx, req.Namespace, q, depth, depth, allow)
-		hits = fuse(k, []float64{1, w}, vec, lex)
+		if err != nil {
+			return nil, err
+		}
+		hits, err = m.fuseHybrid(ctx, req, k, depth, w, vec, lex, allow)
 	default:
 		return nil, invalidf("search mode %q; use vector, lexical or hybrid", mode)
 	}
@@ -252,6 +263,41 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 		}
 	}
 	return vec, lex, nil
+}
+
+// fuseHybrid fuses the vector and full-text rankings, weighted 1 and w,
+// with the extra rankings derived from their fusion, and spreads the hits
+// over days, as far as the request or the options ask (see rankings.go).
+func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, k, depth int, w float64, vec, lex []Scored, allow map[string]bool) ([]Scored, error) {
+	ew := extraWeights{m.opts.ReplyWeight, m.opts.FeedbackWeight, m.opts.DenseFeedbackWeight}
+	spread := m.opts.DaySpread
+	for _, o := range []struct {
+		req float64
+		to  *float64
+	}{{req.ReplyWeight, &ew.reply}, {req.FeedbackWeight, &ew.feedback}, {req.DenseFeedbackWeight, &ew.dense}, {req.DaySpread, &spread}} {
+		if o.req != 0 {
+			*o.to = o.req
+		}
+		if math.IsNaN(*o.to) || math.IsInf(*o.to, 0) {
+			return nil, invalidf("ranking weight or spread %v; it must be a finite number", *o.to)
+		}
+	}
+	if spread >= 1 {
+		return nil, invalidf("day spread %v; it must be below 1", spread)
+	}
+	weights := []float64{1, w}
+	rankings := [][]Scored{vec, lex}
+	if ew.any() {
+		more, moreW, err := m.extraRankings(ctx, req.Namespace, fuse(depth, weights, rankings...), k, depth, ew, allow)
+		if err != nil {
+			return nil, err
+		}
+		rankings, weights = append(rankings, more...), append(weights, moreW...)
+	}
+	if spread <= 0 {
+		return fuse(k, weights, rankings...), nil
+	}
+	return m.spreadOverDays(ctx, req.Namespace, fuse(depth, weights, rankings...), k, spread)
 }
 
 // hybridDepth is how deep each ranking is read before fusion: deeper than

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/locomo"
 )
@@ -148,9 +149,25 @@ func TestParseGrid(t *testing.T) {
 		"lexical-weight=2,2.0":    "2 is listed twice",
 		"link-order=after,before": "use after or interleaved",
 		"links-per-hit=1.5":       "not a positive whole number",
+		"reply-weight=0,-1":       "\"-1\" is not a number 0 or above",
+		"feedback-weight=NaN":     "\"NaN\" is not a number 0 or above",
+		"day-spread=0,1":          "use a number from 0 (off) to below 1",
 	} {
 		if _, err := ParseGrid([]string{spec}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", spec, err, want)
+		}
+	}
+	g, err = ParseGrid([]string{"reply-weight=0,1", "feedback-weight=0, 2", "dense-feedback-weight=0,1", "day-spread=0,0.2"})
+	if err != nil || g[0].Ingest || !reflect.DeepEqual(g[1].Values, []string{"0", "2"}) || len(points(g)) != 16 {
+		t.Fatalf("the extra rankings' grid %+v: %v", g, err)
+	}
+	// A grid's 0 turns a ranking off, whatever the Memory's default.
+	for _, p := range g {
+		tn, _ := findTunable(p.Name)
+		var req amem.SearchRequest
+		tn.search(&req, "0")
+		if req.ReplyWeight+req.FeedbackWeight+req.DenseFeedbackWeight+req.DaySpread != -1 {
+			t.Errorf("%s=0 sets %+v, want -1 (off) on its field", p.Name, req)
 		}
 	}
 	if _, err := ParseGrid([]string{"link-order=after", "link-order=interleaved"}); err == nil || !strings.Contains(err.Error(), "given twice") {

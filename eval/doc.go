@@ -38,15 +38,21 @@
 // # Tuned constants
 //
 // Chosen on the development split, and varied by the grid (names as in
-// --cv-grid; DefaultGrid varies the first two):
+// --cv-grid; DefaultGrid varies the first two and the first two extra
+// rankings):
 //
-//	lexical-weight       4 with use-lite (local.LexicalWeight): recall@10 at 1, 2, 3, 4, 6
+//	lexical-weight       8 with use-lite (local.LexicalWeight): recall@10 at 1, 2, 3, 4, 6;
+//	                     with the extra rankings at 4, 6, 8, 12
 //	link-order           after (amem.LinksAfter): 0.601 against 0.451 interleaved
 //	link-min-similarity  0.35 \
 //	link-min-strength    0.45  } offline curator (offline.Options): set by reading its
 //	evolve-min-strength  0.8  /  output on the development conversations; ingest-time
 //	links-per-hit        3 (amem.DefaultLinksPerHit): the paper's policy, not tuned,
 //	                     but a grid may vary it
+//	reply-weight         1.5 \ with use-lite (local.ExtraRankings): hybrid search's
+//	feedback-weight      2    } extra rankings and its spread over days (amem.Options,
+//	dense-feedback-weight 0   } rankings.go in package amem), 0 off; chosen with
+//	day-spread           0   /  lexical-weight, the last two measured and left off
 //
 // Chosen on the development split but fixed in code, so that the
 // cross-validation cannot choose them again and whatever they gained
@@ -54,6 +60,8 @@
 // curator's other defaults (keyword and tag thresholds, MaxLinks,
 // LinkRelativeMargin, MutualK, the evolution caps), its keyword scoring
 // weights (nameBonus, dateWeight, maxDates) and contextPhrases = 1
-// (naming one keyphrase in the context, 0.45 against 0.43), and package
-// lexindex's Lucene idf (0.655 against 0.643 with FTS5's).
+// (naming one keyphrase in the context, 0.45 against 0.43), package
+// lexindex's Lucene idf (0.655 against 0.643 with FTS5's), and the extra
+// rankings' own constants (the reply window of an hour, feedback from the
+// first 3 hits).
 package eval

@@ -85,6 +85,14 @@ type Config struct {
 	// fusion (amem.Options.LexicalWeight; default 1). The hybrid baseline
 	// is plain reciprocal rank fusion, weight 1, whatever this says.
 	LexicalWeight float64
+	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight weigh hybrid
+	// search's extra rankings in the amem modes (amem.Options.ReplyWeight
+	// and the rest; 0, the default, is off). The baselines never use
+	// them.
+	ReplyWeight, FeedbackWeight, DenseFeedbackWeight float64
+	// DaySpread spreads the amem modes' hybrid hits over days
+	// (amem.Options.DaySpread; 0, the default, is off).
+	DaySpread float64
 	// EmbedText is the text embedded for each note of the amem modes
 	// (amem.Options.EmbedText; default the paper's), EmbedTextName its
 	// name in the results.
@@ -136,10 +144,23 @@ func (c *Config) search(m Mode) amem.SearchRequest {
 		return amem.SearchRequest{Mode: amem.SearchVector, LinkBudget: -1}
 	case ModeHybrid:
 		return amem.SearchRequest{Mode: amem.SearchHybrid, LinkBudget: -1, LexicalWeight: 1}
-	case ModeNoLinks:
-		return amem.SearchRequest{Mode: c.Search, LinkBudget: -1, LexicalWeight: c.LexicalWeight}
 	}
-	return amem.SearchRequest{Mode: c.Search, LexicalWeight: c.LexicalWeight}
+	req := amem.SearchRequest{Mode: c.Search, LexicalWeight: c.LexicalWeight, ReplyWeight: offIfZero(c.ReplyWeight),
+		FeedbackWeight: offIfZero(c.FeedbackWeight), DenseFeedbackWeight: offIfZero(c.DenseFeedbackWeight),
+		DaySpread: offIfZero(c.DaySpread)}
+	if m == ModeNoLinks {
+		req.LinkBudget = -1
+	}
+	return req
+}
+
+// offIfZero maps a Config weight or spread, where 0 is off, to a
+// request's, where 0 means the Memory's own and negative is off.
+func offIfZero(w float64) float64 {
+	if w == 0 {
+		return -1
+	}
+	return w
 }
 
 // Run ingests the conversations and answers every question in every mode.

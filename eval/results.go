@@ -30,19 +30,26 @@ type Results struct {
 
 // ResultConfig records what was run.
 type ResultConfig struct {
-	Modes         []Mode    `json:"modes"`
-	Answerer      string    `json:"answerer,omitempty"`
-	K             int       `json:"k"`
-	Embedder      string    `json:"embedder"`
-	Curator       string    `json:"curator"`
-	Search        string    `json:"search"`
-	LexicalWeight float64   `json:"lexical_weight"`
-	EmbedText     string    `json:"embed_text,omitempty"`
-	Conversations []string  `json:"conversations"`
-	Questions     int       `json:"questions"`
-	Turns         int       `json:"turns"`
-	Categories    string    `json:"categories"`
-	Date          time.Time `json:"date"`
+	Modes         []Mode  `json:"modes"`
+	Answerer      string  `json:"answerer,omitempty"`
+	K             int     `json:"k"`
+	Embedder      string  `json:"embedder"`
+	Curator       string  `json:"curator"`
+	Search        string  `json:"search"`
+	LexicalWeight float64 `json:"lexical_weight"`
+	// ReplyWeight, FeedbackWeight, DenseFeedbackWeight: hybrid search's
+	// extra rankings in the amem modes, DaySpread its spread over days
+	// (absent: off).
+	ReplyWeight         float64   `json:"reply_weight,omitempty"`
+	FeedbackWeight      float64   `json:"feedback_weight,omitempty"`
+	DenseFeedbackWeight float64   `json:"dense_feedback_weight,omitempty"`
+	DaySpread           float64   `json:"day_spread,omitempty"`
+	EmbedText           string    `json:"embed_text,omitempty"`
+	Conversations       []string  `json:"conversations"`
+	Questions           int       `json:"questions"`
+	Turns               int       `json:"turns"`
+	Categories          string    `json:"categories"`
+	Date                time.Time `json:"date"`
 }
 
 // QuestionResult is one question in one mode.
@@ -101,7 +108,8 @@ type SearchStats struct {
 func resultConfig(cfg Config, convs []locomo.Conversation) ResultConfig {
 	rc := ResultConfig{
 		Modes: cfg.Modes, K: cfg.K, Embedder: cfg.Embedder.Name(), Curator: cfg.CuratorName,
-		Search: string(cfg.Search), LexicalWeight: cfg.LexicalWeight, EmbedText: cfg.EmbedTextName, Categories: "official LoCoMo mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial",
+		Search: string(cfg.Search), LexicalWeight: cfg.LexicalWeight,
+		ReplyWeight: cfg.ReplyWeight, FeedbackWeight: cfg.FeedbackWeight, DenseFeedbackWeight: cfg.DenseFeedbackWeight, DaySpread: cfg.DaySpread, EmbedText: cfg.EmbedTextName, Categories: "official LoCoMo mapping: 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial",
 		Date: cfg.Now().UTC().Truncate(time.Second), Answerer: cfg.AnswererName,
 	}
 	for _, c := range convs {

@@ -183,6 +183,13 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error)
 	if opts.LexicalWeight == 0 {
 		opts.LexicalWeight = LexicalWeight(cfg.Embedder)
 	}
+	reply, feedback := ExtraRankings(cfg.Embedder)
+	if opts.ReplyWeight == 0 {
+		opts.ReplyWeight = reply
+	}
+	if opts.FeedbackWeight == 0 {
+		opts.FeedbackWeight = feedback
+	}
 	if cfg.Logger != nil {
 		opts.Logger = cfg.Logger
 	}

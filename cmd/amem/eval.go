@@ -23,7 +23,7 @@ func (a *app) evalCmd() *cobra.Command {
 	var data, out, search, work, plotPath, missesPath, embedText string
 	var modes, cvGrid []string
 	var k int
-	var lexWeight float64
+	var lexWeight, replyWeight, feedbackWeight, denseFeedbackWeight, daySpread float64
 	var noEvo, noLinks, doAnswer, cv bool
 	lc := &cobra.Command{
 		Use:   "locomo",
@@ -46,10 +46,12 @@ constant is chosen from a small grid by recall@K over categories 1-4 of the
 other conversations and the held-out one is scored with it; the table gives
 the mean over folds beside the in-sample figure. --cv-grid NAME=V1,V2,...
 (repeatable) says which constants and values; the default is
-lexical-weight=1,2,3,4,6 and link-order=after,interleaved (search-time: no
-extra ingest). Also: links-per-hit, and the offline curator's
-link-min-similarity, link-min-strength and evolve-min-strength, which cost
-an ingest of every conversation per value.`,
+lexical-weight=2,4,8, link-order=after,interleaved, reply-weight=0,1.5 and
+feedback-weight=0,2 (search-time: no extra ingest). Also: links-per-hit; hybrid search's extra rankings
+reply-weight, feedback-weight and dense-feedback-weight, and day-spread (0
+is off; search-time); and the offline curator's link-min-similarity,
+link-min-strength and evolve-min-strength, which cost an ingest of every
+conversation per value.`,
 		Example: `  amem eval locomo --data ../shared/locomo/locomo-dev.json --mode amem --k 10 --out results.json
   amem eval locomo --data locomo10.json --mode bm25,vector,hybrid,amem --out all.json
   amem eval locomo --data locomo10.json --db postgres://localhost/scratch --mode amem
@@ -86,6 +88,12 @@ an ingest of every conversation per value.`,
 			if lexWeight < 0 {
 				return usagef("--lexical-weight must be positive")
 			}
+			if replyWeight < 0 || feedbackWeight < 0 || denseFeedbackWeight < 0 {
+				return usagef("--reply-weight, --feedback-weight and --dense-feedback-weight must be 0 (off) or more")
+			}
+			if daySpread < 0 || daySpread >= 1 {
+				return usagef("--day-spread must be from 0 (off) to below 1")
+			}
 			var grid []eval.GridParam
 			if len(cvGrid) > 0 {
 				g, err := eval.ParseGrid(cvGrid)
@@ -101,6 +109,15 @@ an ingest of every conversation per value.`,
 			mc.Log = a.stderr
 			if lexWeight == 0 {
 				lexWeight = local.LexicalWeight(mc.Embedder)
+			}
+			// The extra rankings default to the embedder's, as amem
+			// search uses; 0 given on the command line is off.
+			reply, feedback := local.ExtraRankings(mc.Embedder)
+			if !cmd.Flags().Changed("reply-weight") {
+				replyWeight = reply
+			}
+			if !cmd.Flags().Changed("feedback-weight") {
+				feedbackWeight = feedback
 			}
 			if embedText == "" {
 				embedText = local.EmbedTextName(mc.CuratorName())
@@ -148,6 +165,7 @@ an ingest of every conversation per value.`,
 			}
 			cfg := eval.Config{
 				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, LexicalWeight: lexWeight,
+				ReplyWeight: replyWeight, FeedbackWeight: feedbackWeight, DenseFeedbackWeight: denseFeedbackWeight, DaySpread: daySpread,
 				EmbedText: local.EmbedTexts[embedText], EmbedTextName: embedText, WorkDir: work, Progress: a.stderr, CV: grid,
 			}
 			// A PostgreSQL database runs the benchmark in it; a SQLite
@@ -214,6 +232,10 @@ an ingest of every conversation per value.`,
 	f.StringVar(&search, "search", "hybrid", "ranking of the amem modes: hybrid, vector or lexical")
 	f.StringVar(&embedText, "embed-text", "", "text embedded per note in the amem modes: content (the note's content) or paper (content, context, keywords and tags; Eq. 3) (default: the curator's, as amem uses: content for offline, paper for llm)")
 	f.Float64Var(&lexWeight, "lexical-weight", 0, "weight of the full-text ranking in the amem modes' hybrid fusion (default: the embedder's, as amem search uses; the hybrid baseline always uses 1)")
+	f.Float64Var(&replyWeight, "reply-weight", 0, "weight of hybrid search's reply ranking in the amem modes (the notes right after the first hits; 0: off) (default: the embedder's, as amem search uses)")
+	f.Float64Var(&feedbackWeight, "feedback-weight", 0, "weight of hybrid search's feedback ranking in the amem modes (a full-text search of the first hits' keywords; 0: off) (default: the embedder's, as amem search uses)")
+	f.Float64Var(&denseFeedbackWeight, "dense-feedback-weight", 0, "weight of hybrid search's dense feedback ranking in the amem modes (a vector search of the mean of the first hits' embeddings; 0: off)")
+	f.Float64Var(&daySpread, "day-spread", 0, "spread the amem modes' hybrid hits over days: each hit's score is multiplied by 1 - this for every better hit from the same day (0: off)")
 	f.BoolVar(&noEvo, "no-evolution", false, "amem without memory evolution (same as --mode amem-no-evolution)")
 	f.BoolVar(&noLinks, "no-links", false, "amem without linked notes in retrieval (same as --mode amem-no-links)")
 	f.BoolVar(&doAnswer, "answer", false, "answer each question with the configured LLM from its context list and score the answers (F1, set-F1, BLEU-1)")

@@ -112,7 +112,7 @@ func TestCLIEvalCrossValidates(t *testing.T) {
 	}
 	out := filepath.Join(dir, "cv.json")
 	table := mustCLI(t, "", "eval", "locomo", "--data", data, "--k", "2", "--cv", "--out", out)
-	if !strings.Contains(table, "**cross-validated, mean over folds**") || !strings.Contains(table, "| conv-x | 2 | lexical-weight=") {
+	if !strings.Contains(table, "**cross-validated, mean over folds**") || !strings.Contains(table, "| conv-x | 2 | feedback-weight=0 lexical-weight=") {
 		t.Fatalf("table:\n%s", table)
 	}
 	raw, err = os.ReadFile(out)
@@ -135,7 +135,8 @@ func TestCLIEvalCrossValidates(t *testing.T) {
 	if err := json.Unmarshal(raw, &res); err != nil {
 		t.Fatal(err)
 	}
-	if len(res.CV.Grid) != 2 || len(res.CV.Modes) != 1 || len(res.CV.Modes[0].Folds) != 2 || res.CV.Modes[0].Folds[0].Chosen["link-order"] == "" {
+	// The default grid: lexical-weight, link-order, reply-weight, feedback-weight.
+	if len(res.CV.Grid) != 4 || len(res.CV.Modes) != 1 || len(res.CV.Modes[0].Folds) != 2 || res.CV.Modes[0].Folds[0].Chosen["link-order"] == "" || res.CV.Modes[0].Folds[0].Chosen["reply-weight"] == "" {
 		t.Fatalf("cv in the results file: %+v", res.CV)
 	}
 }
@@ -149,6 +150,10 @@ func TestCLIEvalCrossValidationErrors(t *testing.T) {
 		{[]string{"--cv-grid", "fusion=1,2"}, `unknown constant "fusion"`},
 		{[]string{"--cv-grid", "lexical-weight=0"}, `"0" is not a positive number`},
 		{[]string{"--cv"}, "needs at least 2; " + tiny + " has 1"},
+		{[]string{"--reply-weight", "-1"}, "must be 0 (off) or more"},
+		{[]string{"--dense-feedback-weight", "-0.5"}, "must be 0 (off) or more"},
+		{[]string{"--day-spread", "1"}, "--day-spread must be from 0 (off) to below 1"},
+		{[]string{"--cv-grid", "day-spread=0,1"}, "use a number from 0 (off) to below 1"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"eval", "locomo", "--data", tiny, "--embedder", "lexical"}, tc.args...)

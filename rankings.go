@@ -1,0 +1,250 @@
+package amem
+
+import (
+	"context"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Hybrid search can fuse three more rankings, each derived from a first
+// fusion of the vector and full-text rankings, each with its own weight
+// (Options.ReplyWeight, FeedbackWeight, DenseFeedbackWeight; off by
+// default).
+//
+// Replies. In a conversation the answer is often the note right after
+// the one the question matches: "What did Melanie paint?" matches
+// Caroline's "what have you been painting?", and the evidence is
+// Melanie's reply, which may name none of the question's words. The reply
+// ranking puts, at each place of the first fusion, the note written right
+// after that hit (the next ID in the namespace) if it was said within
+// replyWindow of it: the follow-up of a matching note rises, by the
+// weight given, without pushing out a note that matches itself.
+//
+// Feedback. Pseudo-relevance feedback on the full-text side: the
+// keywords of the first fusion's best feedbackDocs notes, which the
+// curator chose as what those notes are about, are searched as a second
+// full-text query, and its ranking is fused with the rest. It reaches
+// notes that say the same thing as the first hits in other words. Dense
+// feedback is the same on the vector side (Rocchio's): the notes nearest
+// the mean of the first hits' embeddings.
+
+// Spread over days. A question about what someone did over months wants
+// one note from each of several days, where the fused ranking tends to
+// fill its first places with one conversation's turns around the best
+// match. With a day spread s, the hits are picked greedily from the
+// fusion read to depth, each note's fused score multiplied by (1 - s)
+// for every note of the same day picked before it.
+
+// replyWindow is how far apart in event time a note and the next one may
+// be and still count as a reply: a conversation's turns, not tomorrow's
+// unrelated memory.
+const replyWindow = time.Hour
+
+// replyHits is how many of the first fusion's hits, at the least, have
+// their reply looked up, each a store read: the reply of a hit past the
+// first twenty gains at most a weight/80, which seldom lifts a note into
+// the first ten.
+const replyHits = 20
+
+// feedbackDocs is how many of the first hits give their keywords to the
+// feedback query: the first few are the likeliest to be on topic.
+const feedbackDocs = 3
+
+// extraWeights are the weights of the extra rankings; a weight not
+// above 0 is off.
+type extraWeights struct{ reply, feedback, dense float64 }
+
+func (w extraWeights) any() bool { return w.reply > 0 || w.feedback > 0 || w.dense > 0 }
+
+// extraRankings returns the extra rankings that w turns on, from first,
+// the first fusion read to depth, for a search of k hits, and the weights
+// to fuse them with. Replies are looked up for the first 2k hits (at
+// least replyHits).
+func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, error) {
+	if !w.any() || len(first) == 0 {
+		return nil, nil, nil
+	}
+	var rankings [][]Scored
+	var weights []float64
+	var hitNotes []Note
+	var replies []Scored
+	// Only the first hits are read: the feedback's few and the replies'.
+	read := first[:min(len(first), max(2*k, replyHits))]
+	err := m.view(ctx, func(tx Tx) error {
+		ids := make([]string, len(read))
+		for i, h := range read {
+			ids[i] = h.ID
+		}
+		notes, err := tx.Notes(ns, ids)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]Note, len(notes))
+		for _, n := range notes {
+			byID[n.ID] = n
+		}
+		for _, h := range first[:min(feedbackDocs, len(first))] {
+			if n, ok := byID[h.ID]; ok {
+				hitNotes = append(hitNotes, n)
+			}
+		}
+		if w.reply <= 0 {
+			return nil
+		}
+		replies, err = m.replies(tx, ns, read, byID, allow)
+		return err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if w.reply > 0 {
+		rankings, weights = append(rankings, replies), append(weights, w.reply)
+	}
+	if w.feedback > 0 {
+		fb, err := m.feedback(ctx, ns, hitNotes, depth, allow)
+		if err != nil {
+			return nil, nil, err
+		}
+		rankings, weights = append(rankings, fb), append(weights, w.feedback)
+	}
+	if w.dense > 0 {
+		fb, err := m.denseFeedback(ctx, ns, hitNotes, depth, allow)
+		if err != nil {
+			return nil, nil, err
+		}
+		rankings, weights = append(rankings, fb), append(weights, w.dense)
+	}
+	return rankings, weights, nil
+}
+
+// replies is the reply ranking: for each hit of first in order, the next
+// note of the namespace if it is a reply to it (see replyWindow), passes
+// allow and is not already placed.
+func (m *Memory) replies(tx Tx, ns string, first []Scored, byID map[string]Note, allow map[string]bool) ([]Scored, error) {
+	var out []Scored
+	placed := make(map[string]bool, len(first))
+	for _, h := range first {
+		hit, ok := byID[h.ID]
+		if !ok {
+			continue // deleted since it was ranked
+		}
+		next, err := tx.ListNotes(ns, ListQuery{After: h.ID, Limit: 1})
+		if err != nil {
+			return nil, err
+		}
+		if len(next) == 0 {
+			continue
+		}
+		r := next[0]
+		if placed[r.ID] || (allow != nil && !allow[r.ID]) || !isReply(hit, r) {
+			continue
+		}
+		placed[r.ID] = true
+		out = append(out, Scored{ID: r.ID, Score: h.Score})
+	}
+	return out, nil
+}
+
+// isReply says whether next, the note written after n, was said within
+// replyWindow of it.
+func isReply(n, next Note) bool {
+	d := next.EventTime.Sub(n.EventTime)
+	return d >= -replyWindow && d <= replyWindow
+}
+
+// feedback is the full-text ranking of the hits' keywords, to depth.
+func (m *Memory) feedback(ctx context.Context, ns string, hits []Note, depth int, allow map[string]bool) ([]Scored, error) {
+	var terms []string
+	for _, n := range hits {
+		terms = append(terms, n.Keywords...)
+	}
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	_, lex, err := m.rank(ctx, ns, strings.Join(terms, " "), 0, depth, allow)
+	return lex, err
+}
+
+// denseFeedback is the vector ranking, to depth, of the normalised mean
+// of the hits' embeddings.
+func (m *Memory) denseFeedback(ctx context.Context, ns string, hits []Note, depth int, allow map[string]bool) ([]Scored, error) {
+	var mean []float64
+	for _, n := range hits {
+		if len(n.Embedding) == 0 || mean != nil && len(n.Embedding) != len(mean) {
+			continue
+		}
+		if mean == nil {
+			mean = make([]float64, len(n.Embedding))
+		}
+		var norm float64
+		for _, x := range n.Embedding {
+			norm += float64(x) * float64(x)
+		}
+		if norm == 0 {
+			continue
+		}
+		norm = math.Sqrt(norm)
+		for i, x := range n.Embedding {
+			mean[i] += float64(x) / norm
+		}
+	}
+	if mean == nil {
+		return nil, nil
+	}
+	q := make([]float32, len(mean))
+	for i, x := range mean {
+		q[i] = float32(x)
+	}
+	s, err := m.fresh(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	hitsV, err := s.search(q, depth, allow, "", m.rerank(ctx, ns))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Scored, len(hitsV))
+	for i, h := range hitsV {
+		out[i] = Scored{ID: h.ID, Score: float64(h.Score)}
+	}
+	return out, nil
+}
+
+// spreadOverDays picks k of the fused hits, best first, by their scores
+// damped for each better pick from the same day (UTC date of the event
+// time).
+func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, k int, spread float64) ([]Scored, error) {
+	ids := make([]string, len(fused))
+	for i, h := range fused {
+		ids[i] = h.ID
+	}
+	day := make(map[string]string, len(fused))
+	err := m.view(ctx, func(tx Tx) error {
+		notes, err := tx.Notes(ns, ids)
+		for _, n := range notes {
+			day[n.ID] = n.EventTime.UTC().Format(time.DateOnly)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	picked := make(map[string]int) // notes picked per day
+	left := slices.Clone(fused)
+	out := make([]Scored, 0, min(k, len(left)))
+	for len(out) < k && len(left) > 0 {
+		best, bestV := 0, math.Inf(-1)
+		for i, h := range left {
+			// Ties keep the fused order, which breaks its own ties by ID.
+			if v := h.Score * math.Pow(1-spread, float64(picked[day[h.ID]])); v > bestV {
+				best, bestV = i, v
+			}
+		}
+		out = append(out, left[best])
+		picked[day[left[best].ID]]++
+		left = slices.Delete(left, best, best+1)
+	}
+	return out, nil
+}

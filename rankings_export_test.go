@@ -1,0 +1,30 @@
+package amem
+
+import "context"
+
+// Replies is the reply ranking of hits, IDs in rank order, for the
+// external tests.
+func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]string, error) {
+	first := make([]Scored, len(hits))
+	for i, id := range hits {
+		first[i] = Scored{ID: id, Score: float64(len(hits) - i)}
+	}
+	var out []Scored
+	err := m.view(ctx, func(tx Tx) error {
+		notes, err := tx.Notes(ns, hits)
+		if err != nil {
+			return err
+		}
+		byID := make(map[string]Note, len(notes))
+		for _, n := range notes {
+			byID[n.ID] = n
+		}
+		out, err = m.replies(tx, ns, first, byID, nil)
+		return err
+	})
+	ids := make([]string, len(out))
+	for i, s := range out {
+		ids[i] = s.ID
+	}
+	return ids, err
+}
