@@ -139,6 +139,13 @@ type Tx interface {
 	FindNote(id string) (Note, error)
 	// ListNotes pages through a namespace in ID order.
 	ListNotes(ns string, q ListQuery) ([]Note, error)
+	// NextNotes returns, for each of ids that is a note of the namespace
+	// with a note after it in ID order, its event time and that next
+	// note's ID and event time: IDs grow with ingest time, so it is the
+	// note written next. Other ids are absent. One read for all ids, and
+	// no note is decoded: hybrid search's reply ranking (rankings.go)
+	// asks it about its first hits on every search.
+	NextNotes(ns string, ids []string) (map[string]NextNote, error)
 	// NoteIDsByContent returns, in ID order, the IDs of the namespace's
 	// notes whose content is exactly content and, unless at is zero,
 	// whose event time is at. Import uses it to recognise notes it added
@@ -255,6 +262,14 @@ type Change struct {
 	// Note is the note's state at Seq, without links; zero when Deleted.
 	// Its Embedding is valid only during the call.
 	Note Note
+}
+
+// NextNote is what Tx.NextNotes knows of a note: its event time, and
+// the ID and event time of the note written after it.
+type NextNote struct {
+	EventTime     time.Time
+	Next          string
+	NextEventTime time.Time
 }
 
 // NoteRef names a note.

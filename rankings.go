@@ -70,30 +70,32 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 	var weights []float64
 	var hitNotes []Note
 	var replies []Scored
-	// Only the first hits are read: the feedback's few and the replies'.
-	read := first[:min(len(first), max(2*k, replyHits))]
 	err := m.view(ctx, func(tx Tx) error {
-		ids := make([]string, len(read))
-		for i, h := range read {
-			ids[i] = h.ID
-		}
-		notes, err := tx.Notes(ns, ids)
-		if err != nil {
-			return err
-		}
-		byID := make(map[string]Note, len(notes))
-		for _, n := range notes {
-			byID[n.ID] = n
-		}
-		for _, h := range first[:min(feedbackDocs, len(first))] {
-			if n, ok := byID[h.ID]; ok {
-				hitNotes = append(hitNotes, n)
+		if w.feedback > 0 || w.dense > 0 {
+			// Only the few hits whose keywords or vectors feed back are read.
+			ids := make([]string, 0, feedbackDocs)
+			for _, h := range first[:min(feedbackDocs, len(first))] {
+				ids = append(ids, h.ID)
+			}
+			notes, err := tx.Notes(ns, ids)
+			if err != nil {
+				return err
+			}
+			byID := make(map[string]Note, len(notes))
+			for _, n := range notes {
+				byID[n.ID] = n
+			}
+			for _, id := range ids {
+				if n, ok := byID[id]; ok {
+					hitNotes = append(hitNotes, n)
+				}
 			}
 		}
 		if w.reply <= 0 {
 			return nil
 		}
-		replies, err = m.replies(tx, ns, read, byID, allow)
+		var err error
+		replies, err = replyRanking(tx, ns, first[:min(len(first), max(2*k, replyHits))], allow)
 		return err
 	})
 	if err != nil {
@@ -119,38 +121,35 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 	return rankings, weights, nil
 }
 
-// replies is the reply ranking: for each hit of first in order, the next
-// note of the namespace if it is a reply to it (see replyWindow), passes
-// allow and is not already placed.
-func (m *Memory) replies(tx Tx, ns string, first []Scored, byID map[string]Note, allow map[string]bool) ([]Scored, error) {
+// replyRanking is the reply ranking: for each hit of first in order,
+// the note written after it if it is a reply to it (see replyWindow),
+// passes allow and is not already placed.
+func replyRanking(tx Tx, ns string, first []Scored, allow map[string]bool) ([]Scored, error) {
+	ids := make([]string, len(first))
+	for i, h := range first {
+		ids[i] = h.ID
+	}
+	next, err := tx.NextNotes(ns, ids)
+	if err != nil {
+		return nil, err
+	}
 	var out []Scored
 	placed := make(map[string]bool, len(first))
 	for _, h := range first {
-		hit, ok := byID[h.ID]
-		if !ok {
-			continue // deleted since it was ranked
+		n, ok := next[h.ID]
+		if !ok || placed[n.Next] || (allow != nil && !allow[n.Next]) || !isReply(n.EventTime, n.NextEventTime) {
+			continue // deleted since it was ranked, the last note, or no reply
 		}
-		next, err := tx.ListNotes(ns, ListQuery{After: h.ID, Limit: 1})
-		if err != nil {
-			return nil, err
-		}
-		if len(next) == 0 {
-			continue
-		}
-		r := next[0]
-		if placed[r.ID] || (allow != nil && !allow[r.ID]) || !isReply(hit, r) {
-			continue
-		}
-		placed[r.ID] = true
-		out = append(out, Scored{ID: r.ID, Score: h.Score})
+		placed[n.Next] = true
+		out = append(out, Scored{ID: n.Next, Score: h.Score})
 	}
 	return out, nil
 }
 
-// isReply says whether next, the note written after n, was said within
-// replyWindow of it.
-func isReply(n, next Note) bool {
-	d := next.EventTime.Sub(n.EventTime)
+// isReply says whether a note said at next, written after one said at
+// at, was said within replyWindow of it.
+func isReply(at, next time.Time) bool {
+	d := next.Sub(at)
 	return d >= -replyWindow && d <= replyWindow
 }
 

@@ -11,15 +11,8 @@ func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]strin
 	}
 	var out []Scored
 	err := m.view(ctx, func(tx Tx) error {
-		notes, err := tx.Notes(ns, hits)
-		if err != nil {
-			return err
-		}
-		byID := make(map[string]Note, len(notes))
-		for _, n := range notes {
-			byID[n.ID] = n
-		}
-		out, err = m.replies(tx, ns, first, byID, nil)
+		var err error
+		out, err = replyRanking(tx, ns, first, nil)
 		return err
 	})
 	ids := make([]string, len(out))

@@ -124,7 +124,11 @@ func BenchmarkSearchModes(b *testing.B) {
 				b.Fatal(err)
 			}
 			fillLoCoMo(b, st, emb, "bench", data.notes, n)
-			mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb})
+			// The shipped configuration of the offline default (as
+			// local.Open sets it): hybrid includes the reply and feedback
+			// rankings.
+			reply, feedback := ExtraRankings(EmbedderUSELite)
+			mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -77,6 +77,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"NoteIDsByContent", testNoteIDsByContent},
 		{"Links", testLinks},
 		{"ListNotes", testListNotes},
+		{"NextNotes", testNextNotes},
 		{"MatchIDs", testMatchIDs},
 		{"CuratorTags", testCuratorTags},
 		{"MatchIDsTagSource", testMatchIDsTagSource},
