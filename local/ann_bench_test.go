@@ -50,8 +50,9 @@ import (
 //     exact top 10's) and gap-10th, the mean cosine by which the
 //     approximate 10th falls short of the exact 10th.
 //
-// One size and corpus at a time: -bench 'BenchmarkApproximate/100000/mix'
-// -benchtime 1x (a 1M run takes most of an hour on two cores).
+// One size and corpus at a time, the size anchored (100000 also matches
+// 1000000): -bench 'BenchmarkApproximate/^100000$/mix' -benchtime 1x (a
+// 1M run takes most of an hour on two cores).
 func BenchmarkApproximate(b *testing.B) {
 	dir := needModel(b)
 	ctx := context.Background()
@@ -108,12 +109,18 @@ func BenchmarkApproximate(b *testing.B) {
 					// The heap a Memory holds: live heap with it open, less
 					// live heap once it is closed and dropped (measured so,
 					// not against the heap before it opened, which the
-					// previous phase's garbage could inflate).
+					// previous phase's garbage could inflate). Three
+					// collections each side: a closed Memory's store holds
+					// objects with finalizers, which keep what they reach
+					// through one more collection.
 					heapPer := func(mem **amem.Memory) float64 {
+						runtime.GC()
+						runtime.GC()
 						runtime.GC()
 						with := heapNow()
 						(*mem).Close()
 						*mem = nil
+						runtime.GC()
 						runtime.GC()
 						runtime.GC()
 						return (float64(with) - float64(heapNow())) / float64(n)

@@ -43,6 +43,16 @@ type Options struct {
 	// wanted, a re-ranking search asks the caller's vectors for.
 	// Default 4.
 	RerankFactor int
+	// RerankMargin spares a re-ranking search the float vectors of
+	// candidates that cannot reach the top k: only those whose
+	// approximate score is within it of the k-th best approximate score
+	// are re-ranked. A code's approximate cosine errs by at most
+	// RerankMargin/2 in practice (on the benchmark set: rms 0.0005, the
+	// largest of a million query-vector pairs 0.0026), so a candidate
+	// further below scores below the k-th exactly too. On LoCoMo-like
+	// notes at 100k it cut the vectors read from 40 to 18 per search.
+	// Default 0.01; negative: re-rank every candidate.
+	RerankMargin float32
 	// CompactFraction is the share of dead slots (removed and not yet
 	// reused by an insert) above which NeedsCompaction reports true.
 	// Default 0.25.
@@ -72,6 +82,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if out.RerankFactor <= 0 {
 		out.RerankFactor = 4
+	}
+	if out.RerankMargin == 0 {
+		out.RerankMargin = 0.01
 	}
 	if out.CompactFraction <= 0 {
 		out.CompactFraction = 0.25

@@ -182,8 +182,8 @@ func (s *scratch) sortedRes() []cand {
 //
 // With rerank nil, scores are approximate cosines from the int8 codes.
 // Otherwise Search takes the k*RerankFactor best approximate candidates,
-// asks rerank for their float vectors and returns the k best by exact
-// cosine.
+// asks rerank for the float vectors of those within RerankMargin of the
+// k-th and returns the k best by exact cosine.
 func (x *Index) Search(query []float32, k int, allow func(id string) bool, rerank Rerank) ([]index.Hit, error) {
 	if len(query) != x.dim {
 		return nil, fmt.Errorf("%w: query has %d dimensions, index has %d", ErrDimension, len(query), x.dim)
@@ -276,6 +276,15 @@ func (x *Index) finish(s *scratch, query []float32, k int, rerank Rerank) ([]ind
 			hits = append(hits, index.Hit{ID: x.ids[c.id], Score: c.sim})
 		}
 		return topHits(hits, k), nil
+	}
+	if m := x.opts.RerankMargin; m > 0 && len(pool) > k {
+		// pool is best first: keep those within the margin of the k-th.
+		cut := pool[k-1].sim - m
+		n := k
+		for n < len(pool) && pool[n].sim >= cut {
+			n++
+		}
+		pool = pool[:n]
 	}
 	ids := make([]string, len(pool))
 	for i, c := range pool {
