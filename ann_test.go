@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -303,8 +304,11 @@ func TestApproximateSearchDuringBuild(t *testing.T) {
 }
 
 // An approximate index saved at Close is read, not rebuilt, by the next
-// process, and caught up with what another process changed meanwhile; a
-// damaged file, or one the store contradicts, is deleted and rebuilt.
+// process, with the full-text index saved beside it (so the notes
+// themselves are not read), both caught up with what another process
+// changed meanwhile; a damaged file, or one the store contradicts, is
+// deleted: a damaged full-text file is read afresh from the notes, the
+// graph still used; a damaged or contradicted graph is rebuilt.
 func TestApproximatePersisted(t *testing.T) {
 	ctx := context.Background()
 	path, dir := filepath.Join(t.TempDir(), "p.db"), t.TempDir()
@@ -335,10 +339,30 @@ func TestApproximatePersisted(t *testing.T) {
 	}
 	other.Close()
 
-	reopen := func(what string, wantBuilds, wantLoads int64) {
+	changed := map[string]bool{}
+	for _, id := range ids[30:50] {
+		changed[id] = true
+	}
+	reopen := func(what string, wantBuilds, wantLoads, wantLexLoads int64) {
 		t.Helper()
 		mem := openOpts(t, path, annOptions(300, dir))
 		defer mem.Close()
+		// The full-text index holds the other process's changes: every
+		// updated note and nothing else has the word "changed".
+		lexRes, err := mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: "changed", K: 50, Mode: amem.SearchLexical, LinksPerHit: -1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, r := range lexRes {
+			got[r.Note.ID] = true
+		}
+		if !maps.Equal(got, changed) {
+			t.Errorf("%s: lexical search for the updated notes returned %d notes, want the %d updated", what, len(got), len(changed))
+		}
+		if n := mem.LexLoads(); n != wantLexLoads {
+			t.Errorf("%s: %d full-text indexes read from files, want %d", what, n, wantLexLoads)
+		}
 		res := vectorIDs(t, mem, ns, "note kept 610")
 		if approx, _ := mem.Approximate(ns); wantLoads == 1 && !approx {
 			t.Fatalf("%s: the first search is not approximate; the saved index was not used", what)
@@ -359,19 +383,29 @@ func TestApproximatePersisted(t *testing.T) {
 			t.Errorf("%s: recall@10 %.3f", what, r)
 		}
 	}
-	reopen("saved", 0, 1)
+	reopen("saved", 0, 1, 1)
 
-	// Damaged: a byte flipped in the graph.
+	damage := func(file string) {
+		t.Helper()
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b[len(b)/2] ^= 0xff
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A byte flipped in the full-text file: the notes are read, the
+	// graph is still used.
+	damage(amem.LexPath(dir, ns))
+	reopen("damaged full text", 0, 1, 0)
+
+	// A byte flipped in the graph. (The previous process saved both
+	// files again at Close only if the namespace changed: it did not.)
 	file := amem.ANNPath(dir, ns)
-	b, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b[len(b)/2] ^= 0xff
-	if err := os.WriteFile(file, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reopen("damaged", 1, 0)
+	damage(file)
+	reopen("damaged graph", 1, 0, 0)
 
 	// Contradicted: another namespace's file, valid in itself and within
 	// this namespace's feed, holds other notes.
@@ -382,7 +416,19 @@ func TestApproximatePersisted(t *testing.T) {
 	if err := os.Rename(amem.ANNPath(dir, "small"), file); err != nil {
 		t.Fatal(err)
 	}
-	reopen("another namespace's file", 1, 0)
+	reopen("another namespace's graph", 1, 0, 0)
+
+	// Both files another namespace's.
+	mem = openOpts(t, path, annOptions(300, dir))
+	addNotes(t, mem, "small", 320, 10)
+	waitApproximate(t, mem, "small")
+	mem.Close()
+	for _, p := range [][2]string{{amem.ANNPath(dir, "small"), file}, {amem.LexPath(dir, "small"), amem.LexPath(dir, ns)}} {
+		if err := os.Rename(p[0], p[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	reopen("another namespace's files", 1, 0, 0)
 }
 
 // Close stops a build in progress and waits for it: nothing runs on

@@ -28,5 +28,10 @@ func (m *Memory) Approximate(ns string) (approximate, building bool) {
 // the first search.
 func (m *Memory) SetBuildHook(f func(ns string)) { m.buildHook = f }
 
-// ANNPath is the file a namespace's approximate index is saved in.
-var ANNPath = annPath
+// LexLoads returns how many full-text indexes m has read from
+// Options.IndexDir.
+func (m *Memory) LexLoads() int64 { return m.lexLoads.Load() }
+
+// ANNPath and LexPath are the files a namespace's approximate and
+// full-text indexes are saved in.
+var ANNPath, LexPath = annPath, lexPath

@@ -49,6 +49,10 @@ type Memory struct {
 	annBuilds, annLoads atomic.Int64
 	buildHook           func(ns string)
 
+	// lexLoads counts full-text indexes read from Options.IndexDir, for
+	// tests.
+	lexLoads atomic.Int64
+
 	warmMu sync.Mutex
 	warm   map[string]*warmState // per namespace, kept when its index is evicted
 

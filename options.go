@@ -127,6 +127,12 @@ type Options struct {
 	// searches stay exact, and swapped in when ready.
 	ApproximateFrom int
 
+	// ApproximateEf is the candidate pool of an approximate search (hnsw
+	// Options.EfSearch), the knob between its recall and its speed: a
+	// search costs about in proportion to it. Default
+	// DefaultApproximateEf.
+	ApproximateEf int
+
 	// IndexDir is where approximate indexes are saved, one file per
 	// namespace, so that reopening a large namespace reads its index
 	// instead of building it. Empty: not saved. Package local sets it
@@ -147,6 +153,10 @@ const (
 	DefaultNamespace       = "default"
 	MaxK                   = 1000
 )
+
+// DefaultApproximateEf is Options.ApproximateEf's default; annOptions
+// in vectors.go gives the measurements behind it.
+const DefaultApproximateEf = 384
 
 // LinkOrder is where linked notes go in a context list.
 type LinkOrder string
@@ -224,6 +234,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.ApproximateFrom == 0 {
 		v.ApproximateFrom = DefaultApproximateFrom
+	}
+	if v.ApproximateEf <= 0 {
+		v.ApproximateEf = DefaultApproximateEf
 	}
 	if v.IndexBudget == 0 {
 		v.IndexBudget = 1 << 30

@@ -315,8 +315,11 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 // load reads the namespace afresh, in tx: from its saved approximate
 // index caught up with the feed, when there is one the store bears out,
 // else every vector into a Flat (which catchUp may then start replacing
-// with an approximate index in the background). It reports the feed
-// number of the index file it used, or -1.
+// with an approximate index in the background). With the saved index it
+// reads the saved full-text index too when there is one, and then only
+// the notes changed since the files were written, and the IDs of the
+// rest (loadSaved). It reports the feed number of the vector index file
+// it used, or -1.
 func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, int64, error) {
 	st, err := tx.Stats(ns)
 	if err != nil {
@@ -324,6 +327,21 @@ func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, int64
 	}
 	dim := m.opts.Embedder.Dimensions()
 	if ann, seq := m.savedIndex(ns, f); ann != nil {
+		if lex, lexSeq := m.savedLex(ns, f); lex != nil {
+			vecs, err := loadSaved(tx, ns, ann, seq, lex, lexSeq)
+			if err == nil {
+				m.annLoads.Add(1)
+				m.lexLoads.Add(1)
+				return vecs, lex, seq, nil
+			}
+			if !errors.Is(err, errStaleIndex) {
+				return nil, nil, -1, err
+			}
+			// Either file may be the one the store contradicts, and ann
+			// has taken changes: drop both, build afresh.
+			m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), lexPath(m.opts.IndexDir, ns))
+			return m.loadFlat(tx, ns, dim, st.Notes)
+		}
 		vecs, lex, err := loadAll(tx, ns, dim, st.Notes, ann, seq)
 		if err == nil {
 			m.annLoads.Add(1)
@@ -332,38 +350,117 @@ func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, int64
 		if !errors.Is(err, errStaleIndex) {
 			return nil, nil, -1, err
 		}
-		m.dropSaved(ns, err)
+		m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns))
 	}
-	vecs, lex, err := loadAll(tx, ns, dim, st.Notes, nil, 0)
+	return m.loadFlat(tx, ns, dim, st.Notes)
+}
+
+func (m *Memory) loadFlat(tx Tx, ns string, dim, notes int) (vectors, *lexindex.Index, int64, error) {
+	vecs, lex, err := loadAll(tx, ns, dim, notes, nil, 0)
 	return vecs, lex, -1, err
+}
+
+// loadSaved catches up a saved approximate index ann (reflecting feed
+// number annSeq) and a saved full-text index lex (lexSeq) with the
+// changes since, then checks them against the store's note IDs, read
+// from an index of the store without the notes' rows: lex must hold
+// exactly the store's notes, ann only store notes. Together with the
+// feed numbers (within the feed, checked by the caller) that rules out
+// files of another namespace or database; what it cannot tell is a
+// note whose vector a different database holds under the same ID and
+// feed number. A mismatch is errStaleIndex.
+func loadSaved(tx Tx, ns string, ann *hnsw.Index, annSeq int64, lex *lexindex.Index, lexSeq int64) (vectors, error) {
+	vecs := annVectors{ann}
+	err := tx.Changes(ns, min(annSeq, lexSeq), func(c Change) error {
+		if c.Seq > lexSeq {
+			if c.Deleted {
+				lex.Remove(c.ID)
+			} else {
+				lex.Upsert(c.ID, textOf(c.Note))
+			}
+		}
+		if c.Seq > annSeq {
+			return applyVector(vecs, c)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	ids, err := tx.MatchIDs(ns, Filter{})
+	if err != nil {
+		return nil, err
+	}
+	inANN := 0
+	for _, id := range ids {
+		if !lex.Has(id) {
+			return nil, fmt.Errorf("%w: note %s is missing from the full-text index", errStaleIndex, id)
+		}
+		if ann.Has(id) {
+			inANN++
+		}
+	}
+	if lex.Len() != len(ids) || inANN != ann.Len() {
+		return nil, fmt.Errorf("%w: the indexes hold %d and %d notes, %d and %d of them the store's",
+			errStaleIndex, lex.Len(), ann.Len(), len(ids), inANN)
+	}
+	return vecs, nil
 }
 
 // savedIndex returns the namespace's saved index and the feed number it
 // reflects, if there is one within feed f; one that is not is deleted.
 func (m *Memory) savedIndex(ns string, f Feed) (*hnsw.Index, int64) {
-	dir := m.opts.IndexDir
-	if dir == "" || m.opts.ApproximateFrom < 0 || f.Embedder == "" {
+	if !m.savesIndexes(f) {
 		return nil, -1
 	}
-	ann, seq, err := loadANN(dir, ns, f.Embedder, f.Dimensions)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, -1
-	case err != nil:
-		m.dropSaved(ns, err)
-		return nil, -1
-	case seq < f.Horizon || seq > f.Head:
-		m.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon))
+	ann, seq, err := loadANN(m.opts.IndexDir, ns, f.Embedder, f.Dimensions, m.annOptions())
+	if !m.usable(ns, f, seq, err, annPath(m.opts.IndexDir, ns)) {
 		return nil, -1
 	}
 	return ann, seq
 }
 
-// dropSaved deletes a saved index the store does not bear out.
-func (m *Memory) dropSaved(ns string, why error) {
-	m.log.Warn("saved vector index not used; building it afresh", "namespace", ns, "err", why)
-	if err := os.Remove(annPath(m.opts.IndexDir, ns)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		m.log.Warn("delete saved vector index", "namespace", ns, "err", err)
+// savedLex is savedIndex for the full-text index.
+func (m *Memory) savedLex(ns string, f Feed) (*lexindex.Index, int64) {
+	if !m.savesIndexes(f) {
+		return nil, -1
+	}
+	lex, seq, err := loadLex(m.opts.IndexDir, ns, f.Embedder, f.Dimensions)
+	if !m.usable(ns, f, seq, err, lexPath(m.opts.IndexDir, ns)) {
+		return nil, -1
+	}
+	return lex, seq
+}
+
+func (m *Memory) savesIndexes(f Feed) bool {
+	return m.opts.IndexDir != "" && m.opts.ApproximateFrom >= 0 && f.Embedder != ""
+}
+
+// usable reports whether the saved file at path, read with err and
+// reflecting feed number seq, may be caught up with feed f; one that may
+// not is deleted.
+func (m *Memory) usable(ns string, f Feed, seq int64, err error, path string) bool {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false
+	case err != nil:
+		m.dropSaved(ns, err, path)
+		return false
+	case seq < f.Horizon || seq > f.Head:
+		m.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon), path)
+		return false
+	}
+	return true
+}
+
+// dropSaved deletes saved indexes of the namespace (their paths) that
+// the store does not bear out.
+func (m *Memory) dropSaved(ns string, why error, paths ...string) {
+	m.log.Warn("saved index not used; reading the namespace afresh", "namespace", ns, "err", why)
+	for _, p := range paths {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			m.log.Warn("delete saved index", "namespace", ns, "err", err)
+		}
 	}
 }
 

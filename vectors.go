@@ -46,20 +46,32 @@ func (f flatVectors) bytes() int64 { return int64(f.Len()) * int64(f.Dim()) * 4 
 
 type annVectors struct{ *hnsw.Index }
 
-// annOptions are the kernel's approximate indexes' options. EfSearch is
-// three times package hnsw's default: on BenchmarkScale's notes (LoCoMo
-// turns, each repeated with a little noise, so near-duplicates by the
-// dozen) at 100k, re-ranked recall@10 over 200 questions was 0.876 at
-// 128, 0.945 at 192, 0.965 at 256 and 0.978 at 384, and through
-// Memory.Search over 300 questions 0.937 at 256 (2-core shared VM,
-// 2026-12-03); the synthetic set hnsw was tuned on has no such clusters.
-// Keeping the pruned candidates in the neighbour lists (the paper's
-// keepPrunedConnections) made it worse: 0.769 at 128. At 1M, where
-// that corpus repeats each of its 1,451 turns about 690 times, 384
-// gives only 0.59 (BenchmarkApproximate): clusters of near-copies larger
-// than the search's pool trap it. Real namespaces are not built so; the
-// synthetic set gives 0.996 at 1M with 128.
-var annOptions = hnsw.Options{EfSearch: 384}
+// annOptions are the kernel's approximate indexes' options, with
+// Options.ApproximateEf as EfSearch (default 384). On BenchmarkScale's
+// notes (LoCoMo turns, each repeated with a little noise, so
+// near-duplicates by the dozen) at 100k, re-ranked recall@10 over 200
+// questions was 0.876 at EfSearch 128, 0.945 at 192, 0.965 at 256 and
+// 0.978 at 384, and through Memory.Search over 300 questions 0.937 at
+// 256 (2-core shared VM, 2026-12-03); the synthetic set hnsw was tuned
+// on has no such clusters. Keeping the pruned candidates in the
+// neighbour lists (the paper's keepPrunedConnections) made it worse:
+// 0.769 at 128. At 1M that corpus repeats each of its 1,451 turns about
+// 690 times, and with the paper's greedy walk down the upper layers only
+// 0.59: layer 0 links clusters of near-copies to each other so thinly
+// (1% of its links) that a search entering the wrong cluster stays in
+// it. UpperEf 64 keeps 64 entry points from the upper layers, where
+// clusters are linked (30% of layer 1's links), and takes such a set
+// (150 clusters of 690 copies) from 0.62 to 0.98, for about a quarter
+// more search time. Notes that are distinct mixes of LoCoMo turns
+// (BenchmarkApproximate's mix corpus) need neither: at 100k, recall@10
+// 0.990 at EfSearch 128 and 1.000 at 384, the index alone taking 0.28
+// and 0.65 ms of CPU per search (re-ranking from memory; UpperEf 64
+// included). At 1M mix notes, through Memory.Search on one core: 0.919
+// at 128 (1.3 ms CPU p50), 0.972 at 384 (3.0 ms): 384 stays the default,
+// the only one above 0.95 there (BenchmarkApproximate, 2026-12-03).
+func (m *Memory) annOptions() *hnsw.Options {
+	return &hnsw.Options{EfSearch: m.opts.ApproximateEf, UpperEf: 64}
+}
 
 func (a annVectors) search(q []float32, k int, allow func(string) bool, rerank hnsw.Rerank) ([]index.Hit, error) {
 	return a.Search(q, k, allow, rerank)

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/index"
 	"github.com/amem-dev/amem/locomo"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
@@ -68,8 +70,86 @@ func loadLoCoMoNotes(b *testing.B, emb amem.Embedder) locomoNotes {
 
 // fillLoCoMo stores n notes in namespace ns, cycling through the dev
 // split's turns; each copy's vector is moved by a little noise so that
-// copies don't tie.
+// copies don't tie. Past the dev split's 1,451 turns this makes clusters
+// of near-copies (about 690 per turn at 1M, at cosine about 0.95 with
+// each other): a stress case for an approximate index, see fillMixed.
 func fillLoCoMo(b *testing.B, st amem.Store, emb amem.Embedder, ns string, base []amem.Note, n int) {
+	b.Helper()
+	fillNotes(b, st, emb, ns, n, func(i int, r *rand.Rand) amem.Note {
+		nt := base[i%len(base)]
+		nt.Embedding = slices.Clone(nt.Embedding)
+		for j := range nt.Embedding {
+			nt.Embedding[j] += float32(r.NormFloat64() * 0.01)
+		}
+		return nt
+	})
+}
+
+// fillMixed stores n notes in namespace ns, each a mix of two or three
+// distinct turns of the dev split: its vector their embeddings weighted
+// by random weights in [0.2, 1], plus a little noise, normalised; its
+// text, keywords and tags theirs joined. Every note is distinct, yet the
+// vectors keep the real embedding geometry (the model's directions and
+// the turns' similarities to the questions), where fillLoCoMo's copies
+// of 1,451 turns are near-duplicates by the hundred at 1M and ask an
+// approximate index to order them by noise.
+func fillMixed(b *testing.B, st amem.Store, emb amem.Embedder, ns string, base []amem.Note, n int) {
+	b.Helper()
+	fillNotes(b, st, emb, ns, n, func(_ int, r *rand.Rand) amem.Note {
+		parts := 2 + r.IntN(2)
+		var nt amem.Note
+		nt.Embedding = make([]float32, len(base[0].Embedding))
+		var texts, contexts []string
+		picked := map[int]bool{}
+		for len(picked) < parts {
+			t := r.IntN(len(base))
+			if picked[t] {
+				continue
+			}
+			picked[t] = true
+			src := base[t]
+			w := float32(0.2 + 0.8*r.Float64())
+			for j, x := range src.Embedding {
+				nt.Embedding[j] += w * x
+			}
+			texts = append(texts, src.Content)
+			contexts = append(contexts, src.Context)
+			nt.Keywords = append(nt.Keywords, src.Keywords...)
+			nt.Tags = append(nt.Tags, src.Tags...)
+			if nt.EventTime.IsZero() {
+				nt.EventTime = src.EventTime
+			}
+		}
+		for j := range nt.Embedding {
+			nt.Embedding[j] += float32(r.NormFloat64() * 0.003)
+		}
+		nt.Embedding = index.Normalised(nt.Embedding)
+		nt.Content = strings.Join(texts, " ")
+		nt.Context = strings.Join(contexts, " ")
+		slices.Sort(nt.Tags)
+		nt.Tags = slices.Compact(nt.Tags)
+		nt.Keywords = dedupe(nt.Keywords)
+		return nt
+	})
+}
+
+// dedupe drops repeats, keeping the first of each (keywords are ordered
+// most salient first).
+func dedupe(xs []string) []string {
+	seen := make(map[string]bool, len(xs))
+	return slices.DeleteFunc(xs, func(x string) bool {
+		if seen[x] {
+			return true
+		}
+		seen[x] = true
+		return false
+	})
+}
+
+// fillNotes stores notes 0..n-1 of namespace ns, as note(i, r) makes
+// them (r seeded by n, so a size always gets the same notes), enriched
+// and ready to search.
+func fillNotes(b *testing.B, st amem.Store, emb amem.Embedder, ns string, n int, note func(i int, r *rand.Rand) amem.Note) {
 	b.Helper()
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(uint64(n), 3))
@@ -81,16 +161,12 @@ func fillLoCoMo(b *testing.B, st amem.Store, emb amem.Embedder, ns string, base 
 				return err
 			}
 			for i := lo; i < min(n, lo+batch); i++ {
-				nt := base[i%len(base)]
+				nt := note(i, r)
 				nt.ID = fmt.Sprintf("01H%023d", i)
 				nt.Namespace = ns
 				nt.IngestTime, nt.UpdatedAt = t0, t0
 				nt.Version = 1
 				nt.Enrichment = amem.Enrichment{State: amem.EnrichDone}
-				nt.Embedding = slices.Clone(nt.Embedding)
-				for j := range nt.Embedding {
-					nt.Embedding[j] += float32(r.NormFloat64() * 0.01)
-				}
 				if err := tx.InsertNote(nt); err != nil {
 					return err
 				}

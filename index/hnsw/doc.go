@@ -23,6 +23,9 @@
 // data_test.go) EfSearch 64 gives recall@10 0.98 at 100k vectors but
 // 0.945 at 1M; 128 gives 0.957 at 1M, and 0.995 with re-ranking.
 // Re-ranking raises the pool to at least k*RerankFactor (40 for k=10).
+// UpperEf (1) is the pool on the layers above 0: 1 is the paper's greedy
+// descent; clusters of near-duplicates larger than the pool need more
+// (see its doc).
 //
 // # Changes
 //

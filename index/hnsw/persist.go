@@ -1,14 +1,13 @@
 package hnsw
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
-	"hash/crc32"
 	"io"
 	"math"
+
+	"github.com/amem-dev/amem/internal/crcio"
 )
 
 // The file format, version 1, little-endian throughout:
@@ -41,31 +40,29 @@ const (
 // bad magic, version, checksum or structure, or a truncated stream.
 var ErrCorrupt = errors.New("hnsw: corrupt index")
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
 // WriteTo writes the index to w in the format Read reads. It only reads
 // the index, so it may run under the caller's read lock, alongside
 // searches.
 func (x *Index) WriteTo(w io.Writer) (int64, error) {
-	cw := &crcWriter{w: bufio.NewWriterSize(w, 1<<20), h: crc32.New(castagnoli)}
+	cw := crcio.NewWriter(w)
 	n := len(x.ids)
 	var idBytes, upperWords uint64
 	for u, id := range x.ids {
 		idBytes += uint64(len(id))
 		upperWords += uint64(len(x.upper[u]))
 	}
-	cw.bytes([]byte(magic))
+	cw.Bytes([]byte(magic))
 	for _, v := range []uint32{version, uint32(x.dim), uint32(x.opts.M), uint32(x.opts.EfConstruction), uint32(n), uint32(int32(x.maxLevel)), x.entry} {
-		cw.u32(v)
+		cw.U32(v)
 	}
-	cw.u64(idBytes)
-	cw.u64(upperWords)
-	cw.u32(cw.h.Sum32())
+	cw.U64(idBytes)
+	cw.U64(upperWords)
+	cw.U32(cw.Sum())
 	for _, id := range x.ids {
-		cw.u32(uint32(len(id)))
+		cw.U32(uint32(len(id)))
 	}
 	for _, id := range x.ids {
-		cw.bytes([]byte(id))
+		cw.Bytes([]byte(id))
 	}
 	dead := make([]byte, n)
 	for i, d := range x.dead {
@@ -73,51 +70,15 @@ func (x *Index) WriteTo(w io.Writer) (int64, error) {
 			dead[i] = 1
 		}
 	}
-	cw.bytes(dead)
-	cw.bytes(x.level)
-	cw.bytes(x.rows)
-	cw.u32s(x.links0)
+	cw.Bytes(dead)
+	cw.Bytes(x.level)
+	cw.Bytes(x.rows)
+	cw.U32s(x.links0)
 	for _, up := range x.upper {
-		cw.u32s(up)
+		cw.U32s(up)
 	}
-	cw.u32(cw.h.Sum32())
-	if cw.err == nil {
-		cw.err = cw.w.Flush()
-	}
-	return cw.n, cw.err
-}
-
-type crcWriter struct {
-	w   *bufio.Writer
-	h   hash.Hash32
-	n   int64
-	err error
-	buf []byte
-}
-
-func (c *crcWriter) bytes(b []byte) {
-	if c.err != nil {
-		return
-	}
-	c.h.Write(b)
-	var m int
-	m, c.err = c.w.Write(b)
-	c.n += int64(m)
-}
-
-func (c *crcWriter) u32(v uint32) { c.bytes(binary.LittleEndian.AppendUint32(c.buf[:0], v)) }
-func (c *crcWriter) u64(v uint64) { c.bytes(binary.LittleEndian.AppendUint64(c.buf[:0], v)) }
-
-func (c *crcWriter) u32s(vs []uint32) {
-	for len(vs) > 0 && c.err == nil {
-		chunk := vs[:min(len(vs), 1<<14)]
-		vs = vs[len(chunk):]
-		c.buf = c.buf[:0]
-		for _, v := range chunk {
-			c.buf = binary.LittleEndian.AppendUint32(c.buf, v)
-		}
-		c.bytes(c.buf)
-	}
+	cw.U32(cw.Sum())
+	return cw.Flush()
 }
 
 // Read reads an index written by WriteTo. M and EfConstruction come from
@@ -125,14 +86,14 @@ func (c *crcWriter) u32s(vs []uint32) {
 // Input that is not a valid index, truncated or damaged, is an error
 // wrapping ErrCorrupt, never a panic.
 func Read(r io.Reader, opts *Options) (*Index, error) {
-	cr := &crcReader{r: bufio.NewReaderSize(r, 1<<16), h: crc32.New(castagnoli)}
+	cr := crcio.NewReader(r)
 	var head [len(magic) + 7*4 + 2*8]byte
-	cr.full(head[:])
-	sum := cr.h.Sum32()
-	if cr.err != nil || string(head[:len(magic)]) != magic {
+	cr.Full(head[:])
+	sum := cr.Sum()
+	if cr.Err() != nil || string(head[:len(magic)]) != magic {
 		return nil, fmt.Errorf("%w: not an index file", ErrCorrupt)
 	}
-	if cr.u32() != sum {
+	if cr.U32() != sum {
 		return nil, fmt.Errorf("%w: header checksum mismatch", ErrCorrupt)
 	}
 	h := head[len(magic):]
@@ -161,22 +122,22 @@ func Read(r io.Reader, opts *Options) (*Index, error) {
 	x.maxLevel, x.entry = maxLevel, entry
 
 	lens := make([]uint32, n)
-	cr.u32s(lens)
+	cr.U32s(lens)
 	blob := make([]byte, idBytes)
-	cr.full(blob)
+	cr.Full(blob)
 	dead := make([]byte, n)
-	cr.full(dead)
+	cr.Full(dead)
 	x.level = make([]byte, n)
-	cr.full(x.level)
+	cr.Full(x.level)
 	x.rows = make([]byte, n*x.stride)
-	cr.full(x.rows)
+	cr.Full(x.rows)
 	x.links0 = make([]uint32, n*(x.m0+1))
-	cr.u32s(x.links0)
+	cr.U32s(x.links0)
 	upper := make([]uint32, upperWords)
-	cr.u32s(upper)
-	sum = cr.h.Sum32()
-	if got := cr.u32(); cr.err != nil || got != sum {
-		if cr.err != nil {
+	cr.U32s(upper)
+	sum = cr.Sum()
+	if got := cr.U32(); cr.Err() != nil || got != sum {
+		if cr.Err() != nil {
 			return nil, fmt.Errorf("%w: truncated", ErrCorrupt)
 		}
 		return nil, fmt.Errorf("%w: checksum mismatch", ErrCorrupt)
@@ -260,47 +221,4 @@ func (x *Index) check() error {
 		}
 	}
 	return nil
-}
-
-type crcReader struct {
-	r   *bufio.Reader
-	h   hash.Hash32
-	err error
-	buf []byte
-}
-
-// full fills b from the input, hashing it; after the first error it
-// does nothing, and the caller checks err once at the end of a section.
-func (c *crcReader) full(b []byte) {
-	if c.err != nil {
-		return
-	}
-	if _, err := io.ReadFull(c.r, b); err != nil {
-		c.err = err
-		return
-	}
-	c.h.Write(b)
-}
-
-func (c *crcReader) u32() uint32 {
-	var b [4]byte
-	c.full(b[:])
-	return binary.LittleEndian.Uint32(b[:])
-}
-
-// u32s fills dst, decoding through a small buffer rather than one the
-// size of dst.
-func (c *crcReader) u32s(dst []uint32) {
-	for len(dst) > 0 && c.err == nil {
-		k := min(len(dst), 1<<14)
-		if cap(c.buf) < 4*k {
-			c.buf = make([]byte, 4*k)
-		}
-		b := c.buf[:4*k]
-		c.full(b)
-		for i := range k {
-			dst[i] = binary.LittleEndian.Uint32(b[4*i:])
-		}
-		dst = dst[k:]
-	}
 }

@@ -182,8 +182,8 @@ func (s *scratch) sortedRes() []cand {
 //
 // With rerank nil, scores are approximate cosines from the int8 codes.
 // Otherwise Search takes the k*RerankFactor best approximate candidates,
-// asks rerank for their float vectors and returns the k best by exact
-// cosine.
+// asks rerank for the float vectors of those within RerankMargin of the
+// k-th and returns the k best by exact cosine.
 func (x *Index) Search(query []float32, k int, allow func(id string) bool, rerank Rerank) ([]index.Hit, error) {
 	if len(query) != x.dim {
 		return nil, fmt.Errorf("%w: query has %d dimensions, index has %d", ErrDimension, len(query), x.dim)
@@ -203,8 +203,14 @@ func (x *Index) Search(query []float32, k int, allow func(id string) bool, reran
 
 	f := filter{x: x, self: noNode, allow: allow}
 	cur := cand{x.simTo(s.q, qs, x.entry), x.entry}
+	eps := []cand{cur}
 	for lc := x.maxLevel; lc > 0; lc-- {
-		cur = x.greedy(s, s.q, qs, cur, lc, false)
+		if x.opts.UpperEf > 1 {
+			x.searchLayer(s, s.q, qs, eps, x.opts.UpperEf, lc, filter{x: x, self: noNode}, false, 0)
+			eps = append(eps[:0], s.sortedRes()...)
+		} else {
+			eps[0] = x.greedy(s, s.q, qs, eps[0], lc, false)
+		}
 	}
 	limit := 0
 	if allow != nil || x.ndead > 0 {
@@ -212,7 +218,7 @@ func (x *Index) Search(query []float32, k int, allow func(id string) bool, reran
 		// less than the rest of a wandering search.
 		limit = max(len(x.ids)/8, 2000)
 	}
-	complete := x.searchLayer(s, s.q, qs, []cand{cur}, ef, 0, f, false, limit)
+	complete := x.searchLayer(s, s.q, qs, eps, ef, 0, f, false, limit)
 	if !complete || len(s.res) < min(want, len(x.row)) && (allow != nil || x.ndead > 0) {
 		// The pool did not fill before the visit limit, or the graph
 		// ran out first: scan instead.
@@ -270,6 +276,15 @@ func (x *Index) finish(s *scratch, query []float32, k int, rerank Rerank) ([]ind
 			hits = append(hits, index.Hit{ID: x.ids[c.id], Score: c.sim})
 		}
 		return topHits(hits, k), nil
+	}
+	if m := x.opts.RerankMargin; m > 0 && len(pool) > k {
+		// pool is best first: keep those within the margin of the k-th.
+		cut := pool[k-1].sim - m
+		n := k
+		for n < len(pool) && pool[n].sim >= cut {
+			n++
+		}
+		pool = pool[:n]
 	}
 	ids := make([]string, len(pool))
 	for i, c := range pool {
