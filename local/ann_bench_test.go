@@ -52,7 +52,12 @@ import (
 //
 // One size and corpus at a time, the size anchored (100000 also matches
 // 1000000): -bench 'BenchmarkApproximate/^100000$/mix' -benchtime 1x (a
-// 1M run takes most of an hour on two cores).
+// 1M run takes most of an hour on two cores, most of it filling the
+// store). Environment knobs (see annBenchEnv): AMEM_BENCH_STORE keeps the
+// stores in a directory to reuse, AMEM_BENCH_REUSE also reuses the saved
+// indexes there (no build measured), AMEM_BENCH_EFS lists the pools
+// measured, AMEM_BENCH_PROFILE writes a CPU profile of the last pool's
+// searches.
 func BenchmarkApproximate(b *testing.B) {
 	dir := needModel(b)
 	ctx := context.Background()
@@ -65,8 +70,8 @@ func BenchmarkApproximate(b *testing.B) {
 		name string
 		fill func(*testing.B, amem.Store, amem.Embedder, string, []amem.Note, int)
 	}{{"mix", fillMixed}, {"dup", fillLoCoMo}}
-	// The search pools measured: the default and a cheaper one.
-	efs := []int{128, amem.DefaultApproximateEf}
+	env := annBenchEnvFrom(b)
+	efs := env.efs
 	for _, n := range []int{100_000, 1_000_000} {
 		for _, corpus := range corpora {
 			b.Run(fmt.Sprintf("%d/%s", n, corpus.name), func(b *testing.B) {
@@ -79,14 +84,18 @@ func BenchmarkApproximate(b *testing.B) {
 				if _, err := emb.Embed(ctx, qs); err != nil {
 					b.Fatal(err)
 				}
-				tmp := b.TempDir()
-				path, idxDir := filepath.Join(tmp, "s.db"), filepath.Join(tmp, "ann")
-				st, err := sqlite.Open(ctx, path, nil)
-				if err != nil {
-					b.Fatal(err)
+				path, idxDir, filled := env.storeAt(b, n, corpus.name)
+				if !filled {
+					st, err := sqlite.Open(ctx, path, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					t0 := time.Now()
+					corpus.fill(b, st, emb, "bench", data.notes, n)
+					st.Close()
+					env.markFilled(b, path)
+					b.ReportMetric(time.Since(t0).Seconds(), "fill-s")
 				}
-				corpus.fill(b, st, emb, "bench", data.notes, n)
-				st.Close()
 				for b.Loop() {
 					open := func(from, ef int) *amem.Memory {
 						st, err := sqlite.Open(ctx, path, nil)
@@ -129,11 +138,14 @@ func BenchmarkApproximate(b *testing.B) {
 					// the p50 and p99 of wall time, and of the CPU time the
 					// searching thread used (on a shared machine, wall time
 					// also counts waits for a core).
-					timed := func(mem *amem.Memory) (p50, p99, cpu50, cpu99 float64, out [][]amem.Result) {
+					timed := func(mem *amem.Memory, profile bool) (p50, p99, cpu50, cpu99 float64, out [][]amem.Result) {
 						prev := runtime.GOMAXPROCS(1)
 						defer runtime.GOMAXPROCS(prev)
 						runtime.LockOSThread()
 						defer runtime.UnlockOSThread()
+						if profile {
+							defer env.profile(b)()
+						}
 						var took, cpu []time.Duration
 						for _, q := range qs {
 							c0, ok := threadCPU()
@@ -166,27 +178,31 @@ func BenchmarkApproximate(b *testing.B) {
 					t0 := time.Now()
 					search(mem, qs[0])
 					b.ReportMetric(time.Since(t0).Seconds(), "exact-open-s")
-					p50, p99, cpu50, cpu99, exact := timed(mem)
+					p50, p99, cpu50, cpu99, exact := timed(mem, false)
 					report("exact", p50, p99, cpu50, cpu99)
+					b.ReportMetric(rssMiB(), "exact-rss-MiB")
 					exactHeap := heapPer(&mem)
 					b.ReportMetric(exactHeap, "exact-heap-B/note")
 
 					// Approximate, first open: built in the background.
-					os.RemoveAll(idxDir)
-					mem = open(0, 0)
-					t0 = time.Now()
-					search(mem, qs[0])
-					b.ReportMetric(time.Since(t0).Seconds(), "first-answer-s")
-					for {
-						if _, err := os.Stat(amemLexFile(idxDir)); err == nil {
-							break
+					if _, err := os.Stat(amemLexFile(idxDir)); err != nil || !env.reuse {
+						os.RemoveAll(idxDir)
+						mem = open(0, 0)
+						t0 = time.Now()
+						search(mem, qs[0])
+						b.ReportMetric(time.Since(t0).Seconds(), "first-answer-s")
+						for {
+							if _, err := os.Stat(amemLexFile(idxDir)); err == nil {
+								break
+							}
+							time.Sleep(100 * time.Millisecond)
 						}
-						time.Sleep(100 * time.Millisecond)
+						search(mem, qs[0]) // swaps the built index in
+						b.ReportMetric(time.Since(t0).Seconds(), "build-s")
+						mem.Close()
+						mem = nil
 					}
-					search(mem, qs[0]) // swaps the built index in
-					b.ReportMetric(time.Since(t0).Seconds(), "build-s")
-					mem.Close()
-					mem = nil
+					reportFiles(b, idxDir)
 
 					// Approximate, reopened from the saved indexes, once per
 					// search pool measured; the default's heap is measured.
@@ -198,10 +214,13 @@ func BenchmarkApproximate(b *testing.B) {
 						if i == 0 {
 							b.ReportMetric(time.Since(t0).Seconds(), "ann-open-s")
 						}
-						p50, p99, cpu50, cpu99, approx := timed(mem)
+						p50, p99, cpu50, cpu99, approx := timed(mem, i == len(efs)-1)
 						report(fmt.Sprintf("ef%d", ef), p50, p99, cpu50, cpu99)
 						approxAt = append(approxAt, approx)
-						if ef == amem.DefaultApproximateEf {
+						if i == len(efs)-1 {
+							// The heap does not depend on the pool: the
+							// last one's is measured.
+							b.ReportMetric(rssMiB(), "ann-rss-MiB")
 							annHeap := heapPer(&mem)
 							b.ReportMetric(annHeap, "ann-heap-B/note")
 							b.ReportMetric(annHeap/exactHeap, "ann/exact-heap")
