@@ -135,6 +135,10 @@ type Tx interface {
 	// Notes returns the notes with the given IDs that exist, with
 	// embeddings and links, in no particular order.
 	Notes(ns string, ids []string) ([]Note, error)
+	// NotesWithoutEmbeddings is Notes leaving Embedding nil: a search
+	// loads its hits so, since a 512-d vector is most of a note's row
+	// and its decoding most of the read's cost, and the ranking is done.
+	NotesWithoutEmbeddings(ns string, ids []string) ([]Note, error)
 	// FindNote looks an ID up in every namespace.
 	FindNote(id string) (Note, error)
 	// ListNotes pages through a namespace in ID order.

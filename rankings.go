@@ -221,7 +221,7 @@ func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, 
 	}
 	day := make(map[string]string, len(fused))
 	err := m.view(ctx, func(tx Tx) error {
-		notes, err := tx.Notes(ns, ids)
+		notes, err := tx.NotesWithoutEmbeddings(ns, ids)
 		for _, n := range notes {
 			day[n.ID] = n.EventTime.UTC().Format(time.DateOnly)
 		}

@@ -99,15 +99,28 @@ func (t *tx) Note(ns, id string) (amem.Note, error) {
 }
 
 // The IDs travel as one array parameter, however many there are.
-const selectNotes = `SELECT ` + noteColumns + ` FROM notes WHERE ns = $1 AND id = ANY($2)`
+const (
+	notesWhere          = ` FROM notes WHERE ns = $1 AND id = ANY($2)`
+	selectNotes         = `SELECT ` + noteColumns + notesWhere
+	selectNotesNoVector = `SELECT ` + noteColumnsNoVector + notesWhere
+)
 
 // Notes returns the notes of ns among ids, in no particular order; IDs
 // that don't exist there are skipped.
 func (t *tx) Notes(ns string, ids []string) ([]amem.Note, error) {
+	return t.notesOf(selectNotes, ns, ids)
+}
+
+// NotesWithoutEmbeddings is Notes with every Embedding nil.
+func (t *tx) NotesWithoutEmbeddings(ns string, ids []string) ([]amem.Note, error) {
+	return t.notesOf(selectNotesNoVector, ns, ids)
+}
+
+func (t *tx) notesOf(query, ns string, ids []string) ([]amem.Note, error) {
 	if len(ids) == 0 {
 		return []amem.Note{}, nil
 	}
-	notes, err := t.queryNotes(selectNotes, ns, ids)
+	notes, err := t.queryNotes(query, ns, ids)
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}

@@ -112,17 +112,29 @@ func (t *tx) Note(ns, id string) (amem.Note, error) {
 	return notes[0], nil
 }
 
-const selectNotes = `SELECT ` + noteColumns + ` FROM notes
-WHERE ns = ? AND id IN (SELECT value FROM json_each(?))`
+const (
+	notesWhere          = ` FROM notes WHERE ns = ? AND id IN (SELECT value FROM json_each(?))`
+	selectNotes         = `SELECT ` + noteColumns + notesWhere
+	selectNotesNoVector = `SELECT ` + noteColumnsNoVector + notesWhere
+)
 
 // Notes returns the notes of ns among ids, in no particular order; IDs
 // that don't exist there are skipped.
 func (t *tx) Notes(ns string, ids []string) ([]amem.Note, error) {
+	return t.notesOf(selectNotes, ns, ids)
+}
+
+// NotesWithoutEmbeddings is Notes with every Embedding nil.
+func (t *tx) NotesWithoutEmbeddings(ns string, ids []string) ([]amem.Note, error) {
+	return t.notesOf(selectNotesNoVector, ns, ids)
+}
+
+func (t *tx) notesOf(query, ns string, ids []string) ([]amem.Note, error) {
 	if len(ids) == 0 {
 		return []amem.Note{}, nil
 	}
 	// The IDs travel as one JSON parameter, however many there are.
-	notes, err := t.queryNotes(selectNotes, ns, encodeStrings(ids))
+	notes, err := t.queryNotes(query, ns, encodeStrings(ids))
 	if err != nil {
 		return nil, fmt.Errorf("notes: %w", err)
 	}

@@ -56,6 +56,24 @@ func testNoteRoundTrip(t *testing.T, s amem.Store) {
 			return nil
 		})
 	})
+	t.Run("NotesWithoutEmbeddings", func(t *testing.T) {
+		view(t, s, func(tx amem.Tx) error {
+			got, err := tx.NotesWithoutEmbeddings(ns, []string{n.ID})
+			if err != nil {
+				return err
+			}
+			if len(got) != 1 {
+				t.Fatalf("NotesWithoutEmbeddings returned %d notes, want 1", len(got))
+			}
+			if got[0].Embedding != nil {
+				t.Errorf("NotesWithoutEmbeddings: embedding %v, want nil", got[0].Embedding)
+			}
+			want := n
+			want.Embedding = nil
+			checkNote(t, got[0], want)
+			return nil
+		})
+	})
 	t.Run("ListNotes", func(t *testing.T) {
 		view(t, s, func(tx amem.Tx) error {
 			got, err := tx.ListNotes(ns, amem.ListQuery{Embeddings: true})
@@ -555,6 +573,21 @@ func testNotesBatch(t *testing.T, s amem.Store) {
 				t.Errorf("note %s has links %+v, want %d", n.ID, n.Links, wantLinks)
 			}
 		}
+		bare, err := tx.NotesWithoutEmbeddings(ns, ids)
+		if err != nil {
+			return err
+		}
+		if g := sorted(noteIDs(bare)); !slices.Equal(g, want) {
+			t.Fatalf("NotesWithoutEmbeddings = %v, want %v", g, want)
+		}
+		for _, n := range bare {
+			if n.Embedding != nil {
+				t.Errorf("NotesWithoutEmbeddings: note %s has an embedding", n.ID)
+			}
+			if n.ID == notes[0].ID && len(n.Links) != 1 {
+				t.Errorf("NotesWithoutEmbeddings: note %s has links %+v, want 1", n.ID, n.Links)
+			}
+		}
 		for _, empty := range [][]string{nil, {}} {
 			got, err := tx.Notes(ns, empty)
 			if err != nil {
@@ -562,6 +595,13 @@ func testNotesBatch(t *testing.T, s amem.Store) {
 			}
 			if len(got) != 0 {
 				t.Errorf("Notes(%#v) = %d notes", empty, len(got))
+			}
+			got, err = tx.NotesWithoutEmbeddings(ns, empty)
+			if err != nil {
+				return err
+			}
+			if len(got) != 0 {
+				t.Errorf("NotesWithoutEmbeddings(%#v) = %d notes", empty, len(got))
 			}
 		}
 		return nil
