@@ -199,7 +199,10 @@ func (x *Index) UpsertBatch(ids []string, vecs [][]float32) error {
 
 // UpsertBatchContext is UpsertBatch that stops with ctx's error when ctx
 // is done (a build in the background of a process that is closing); the
-// index is then partly linked, fit only to be dropped.
+// index is then partly linked, fit only to be dropped. An index that
+// keeps floats keeps vecs' slices themselves, not copies (a build hands
+// over a copy of a namespace's vectors, which a second copy would
+// double): the caller must not change them after.
 func (x *Index) UpsertBatchContext(ctx context.Context, ids []string, vecs [][]float32) error {
 	if len(ids) != len(vecs) {
 		return fmt.Errorf("hnsw: %d ids, %d vectors", len(ids), len(vecs))
@@ -219,7 +222,7 @@ func (x *Index) UpsertBatchContext(ctx context.Context, ids []string, vecs [][]f
 			continue
 		}
 		if _, ok := x.row[id]; ok || len(x.free) > 0 {
-			_ = x.Upsert(id, vecs[i]) // checked above
+			_ = x.upsertOwned(id, vecs[i]) // checked above
 			continue
 		}
 		if fresh == nil {
@@ -253,6 +256,12 @@ func (x *Index) Compacted(ctx context.Context) (*Index, error) {
 func (x *Index) CompactedLater() func(ctx context.Context) (*Index, error) {
 	y, _ := New(x.dim, &x.opts) // x's dimension and options are valid
 	y.Grow(len(x.row))
+	if x.keep {
+		// The floats move by reference: y pins x's mappings until its own
+		// float file replaces them.
+		y.KeepFloats()
+		y.pinned = append(slices.Clip(x.pinned), x.baseMap)
+	}
 	nodes := make([]uint32, 0, len(x.row))
 	for u, id := range x.ids {
 		if x.dead[u] {
@@ -260,6 +269,9 @@ func (x *Index) CompactedLater() func(ctx context.Context) (*Index, error) {
 		}
 		v := y.appendNode(id, nil)
 		copy(y.rows[int(v)*y.stride:(int(v)+1)*y.stride], x.rows[u*x.stride:(u+1)*x.stride])
+		if f := x.floatsOf(uint32(u)); f != nil {
+			y.side[v] = f
+		}
 		nodes = append(nodes, v)
 	}
 	return func(ctx context.Context) (*Index, error) {

@@ -8,6 +8,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"unsafe"
+
+	"github.com/amem-dev/amem/internal/mmap"
 )
 
 // Options tune an Index. The zero value of each field means its default.
@@ -152,6 +154,16 @@ type Index struct {
 	epMu  sync.Mutex // guards entry and maxLevel during parallel building
 
 	pool sync.Pool // *scratch
+
+	// Float vectors, for re-ranking (floats.go): base holds nodes
+	// [0, baseN), from a mapped file (baseMap keeps the mapping alive);
+	// side holds those set since, and wins.
+	keep    bool
+	base    []float32
+	baseN   int
+	baseMap *mmap.Map
+	side    map[uint32][]float32
+	pinned  []*mmap.Map // older mappings side entries may point into
 }
 
 // New returns an empty index for vectors of dim dimensions; opts may be nil.
@@ -190,6 +202,7 @@ func (x *Index) Bytes() int64 {
 	for u, id := range x.ids {
 		b += 16 + int64(len(id)) + 24 + 4*int64(len(x.upper[u]))
 	}
+	b += int64(len(x.side)) * int64(4*x.dim+48)
 	return b + 48*int64(len(x.row))
 }
 
@@ -249,14 +262,24 @@ func growTo[T any](s []T, n int) []T {
 }
 
 // Upsert adds or replaces the vector of id. The vector is normalised and
-// quantised; the float values are not kept. A replaced vector is re-linked
-// where it now belongs. A new id reuses a dead node when there is one.
+// quantised; the float values are kept (a copy) only if KeepFloats was
+// called. A replaced vector is re-linked where it now belongs. A new id
+// reuses a dead node when there is one.
 func (x *Index) Upsert(id string, vec []float32) error {
 	if len(vec) != x.dim {
 		return fmt.Errorf("%w: vector has %d dimensions, index has %d", ErrDimension, len(vec), x.dim)
 	}
+	if x.keep {
+		vec = append([]float32(nil), vec...)
+	}
+	return x.upsertOwned(id, vec)
+}
+
+// upsertOwned is Upsert keeping vec itself as the floats.
+func (x *Index) upsertOwned(id string, vec []float32) error {
 	if u, ok := x.row[id]; ok {
 		x.setScale(u, quantise(x.code(u), vec))
+		x.keepFloats(u, vec)
 		x.relink(u)
 		return nil
 	}
@@ -268,6 +291,7 @@ func (x *Index) Upsert(id string, vec []float32) error {
 		x.ids[u] = id
 		x.row[id] = u
 		x.setScale(u, quantise(x.code(u), vec))
+		x.keepFloats(u, vec)
 		x.relink(u)
 		return nil
 	}
@@ -286,6 +310,7 @@ func (x *Index) appendNode(id string, vec []float32) uint32 {
 	x.rows = append(x.rows, make([]byte, x.stride)...)
 	if vec != nil {
 		x.setScale(u, quantise(x.code(u), vec))
+		x.keepFloats(u, vec)
 	}
 	lv := min(int(-math.Log(1-x.rng.Float64())*x.ml), maxLevels)
 	x.level = append(x.level, uint8(lv))
@@ -307,6 +332,7 @@ func (x *Index) Remove(id string) {
 		return
 	}
 	delete(x.row, id)
+	delete(x.side, u)
 	x.ids[u] = ""
 	x.dead[u] = true
 	x.ndead++

@@ -286,9 +286,24 @@ func (x *Index) finish(s *scratch, query []float32, k int, rerank Rerank) ([]ind
 		}
 		pool = pool[:n]
 	}
-	ids := make([]string, len(pool))
-	for i, c := range pool {
-		ids[i] = x.ids[c.id]
+	// The floats the index keeps answer first; the caller is asked only
+	// for the rest (none, once a float file is attached).
+	q := index.Normalised(query)
+	var ids []string
+	for _, c := range pool {
+		v := x.floatsOf(c.id)
+		if v == nil {
+			ids = append(ids, x.ids[c.id])
+			continue
+		}
+		var score float32
+		if n := index.Dot(v, v); n > 0 {
+			score = index.Dot(q, v) / float32(math.Sqrt(float64(n)))
+		}
+		hits = append(hits, index.Hit{ID: x.ids[c.id], Score: score})
+	}
+	if len(ids) == 0 {
+		return topHits(hits, k), nil
 	}
 	vecs, err := rerank(ids)
 	if err != nil {
@@ -297,7 +312,6 @@ func (x *Index) finish(s *scratch, query []float32, k int, rerank Rerank) ([]ind
 	if len(vecs) != len(ids) {
 		return nil, fmt.Errorf("hnsw: rerank returned %d vectors for %d ids", len(vecs), len(ids))
 	}
-	q := index.Normalised(query)
 	for i, v := range vecs {
 		if v == nil {
 			continue
