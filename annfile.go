@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 
 	"github.com/amem-dev/amem/index/hnsw"
+	"github.com/amem-dev/amem/internal/mmap"
 	"github.com/amem-dev/amem/lexindex"
 )
 
@@ -29,14 +30,23 @@ import (
 // notes (space.go). Anything else and they are deleted, the namespace
 // read in full and the index built afresh.
 //
-// The format of each: an 8-byte magic ("AMEMANN1" for the graph,
+// The format of each: an 8-byte magic ("AMEMANN2" for the graph,
 // "AMEMLEXF" for the full-text index), u64 feed number, u32 dimensions,
 // u32 name length, the embedder's name, u32 CRC-32C of all of that, then
 // hnsw.Index.WriteTo's or lexindex.Index.WriteTo's bytes (with their own
 // checksums).
+//
+// Beside the graph, its float vectors (".vec", hnsw.Index.WriteFloatsTo's
+// format, tagged with the graph's feed number) are memory-mapped rather
+// than read, so that re-ranking reads a search's few candidates through
+// the page cache and the namespace's vectors cost no heap (2 KB a note at
+// 512-d). A graph is only used with its own float file: the feed numbers
+// must be equal and every row must quantise to its node's code, else
+// both are dropped and the index built afresh. "AMEMANN1" graphs, saved
+// before there were float files, are rebuilt so.
 
 const (
-	annMagic = "AMEMANN1"
+	annMagic = "AMEMANN2"
 	lexMagic = "AMEMLEXF"
 )
 
@@ -54,6 +64,7 @@ func savedPath(dir, ns, ext string) string {
 }
 
 func annPath(dir, ns string) string { return savedPath(dir, ns, ".hnsw") }
+func vecPath(dir, ns string) string { return savedPath(dir, ns, ".vec") }
 func lexPath(dir, ns string) string { return savedPath(dir, ns, ".lex") }
 
 // savedHeader encodes a file's header, its checksum included.
@@ -66,10 +77,37 @@ func savedHeader(magic string, seq int64, embedder string, dims int) []byte {
 	return binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, annCRC))
 }
 
-// saveANN writes x, reflecting feed number seq, to the namespace's file.
-// x is only read: the caller holds at least a read lock, or owns x.
+// saveANN writes x, reflecting feed number seq, to the namespace's file,
+// and its float vectors, if it keeps them, to the float file (first, so
+// that a crash between the two leaves a new float file beside an old
+// graph: a pair that the feed numbers tell apart). x is only read: the
+// caller holds at least a read lock, or owns x.
 func saveANN(dir, ns string, seq int64, embedder string, dims int, x *hnsw.Index) error {
+	if x.KeepsFloats() {
+		err := saveRaw(vecPath(dir, ns), func(w io.Writer) error {
+			_, err := x.WriteFloatsTo(w, seq)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
 	return saveFile(annPath(dir, ns), annMagic, seq, embedder, dims, x)
+}
+
+// attachFloats maps the namespace's float file and checks it against x,
+// which reflects feed number seq, for the caller to hand to x.UseFloats.
+// x is only read. A missing, damaged or stale file is errStaleIndex.
+func attachFloats(dir, ns string, seq int64, x *hnsw.Index) (*hnsw.FloatFile, error) {
+	m, err := mmap.Open(vecPath(dir, ns))
+	if err != nil {
+		return nil, fmt.Errorf("%w: float vectors: %v", errStaleIndex, err)
+	}
+	f, err := x.CheckFloats(m, seq)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", errStaleIndex, err)
+	}
+	return f, nil
 }
 
 // saveLex writes the full-text index lex, reflecting feed number seq,
@@ -81,7 +119,18 @@ func saveLex(dir, ns string, seq int64, embedder string, dims int, lex *lexindex
 // saveFile writes a header and body to path: to a temporary file in the
 // same directory, synced, then renamed over it, so that a crash leaves
 // the old file or the new one, never half of one.
-func saveFile(path, magic string, seq int64, embedder string, dims int, body io.WriterTo) (err error) {
+func saveFile(path, magic string, seq int64, embedder string, dims int, body io.WriterTo) error {
+	return saveRaw(path, func(w io.Writer) error {
+		if _, err := w.Write(savedHeader(magic, seq, embedder, dims)); err != nil {
+			return err
+		}
+		_, err := body.WriteTo(w)
+		return err
+	})
+}
+
+// saveRaw writes what write writes to path, atomically as saveFile.
+func saveRaw(path string, write func(io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("save index %s: %w", path, err)
@@ -97,10 +146,7 @@ func saveFile(path, magic string, seq int64, embedder string, dims int, body io.
 			err = fmt.Errorf("save index %s: %w", path, err)
 		}
 	}()
-	if _, err := f.Write(savedHeader(magic, seq, embedder, dims)); err != nil {
-		return err
-	}
-	if _, err := body.WriteTo(f); err != nil {
+	if err := write(f); err != nil {
 		return err
 	}
 	if err := f.Sync(); err != nil {
@@ -134,7 +180,15 @@ func loadANN(dir, ns, embedder string, dims int, opts *hnsw.Options) (*hnsw.Inde
 		}
 		return nil
 	})
-	return x, seq, err
+	if err != nil {
+		return nil, seq, err
+	}
+	f, err := attachFloats(dir, ns, seq, x)
+	if err != nil {
+		return nil, seq, err
+	}
+	x.UseFloats(f)
+	return x, seq, nil
 }
 
 // loadLex reads the namespace's full-text index and the feed number it

@@ -86,6 +86,11 @@ func (m *Memory) build(s *space) error {
 			if err != nil {
 				return nil, err
 			}
+			if m.opts.IndexDir != "" {
+				// The copy's vectors become the float file, then
+				// leave the heap for the mapping (saveBuilt).
+				x.KeepFloats()
+			}
 			return x, x.UpsertBatchContext(ctx, ids, vecs)
 		}
 	case annVectors:
@@ -106,19 +111,107 @@ func (m *Memory) build(s *space) error {
 	if err != nil {
 		return err
 	}
-	saved := int64(-1)
-	if m.opts.IndexDir != "" {
-		if err := saveANN(m.opts.IndexDir, s.ns, seq, m.opts.Embedder.Name(), dim, x); err != nil {
-			m.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
-		} else {
-			saved = seq
-			m.saveLex(s)
-		}
+	saved := m.saveBuilt(s.ns, seq, x)
+	if saved >= 0 {
+		m.saveLex(s)
 	}
 	s.mu.Lock()
 	s.built = &builtIndex{x: x, seq: seq, saved: saved}
 	s.mu.Unlock()
 	return nil
+}
+
+// saveBuilt saves a built index x, which reflects feed number seq and
+// which the caller owns, and maps its float vectors back from the file,
+// so that they leave the heap; it returns the feed number saved, -1 if
+// none. An index that cannot have its float file (no IndexDir, or a
+// failed write) drops its floats and re-ranks from the store.
+func (m *Memory) saveBuilt(ns string, seq int64, x *hnsw.Index) int64 {
+	if m.opts.IndexDir == "" {
+		x.DropFloats()
+		return -1
+	}
+	dim := m.opts.Embedder.Dimensions()
+	if err := saveANN(m.opts.IndexDir, ns, seq, m.opts.Embedder.Name(), dim, x); err != nil {
+		m.log.Warn("saving the approximate vector index", "namespace", ns, "err", err)
+		x.DropFloats()
+		return -1
+	}
+	if !x.KeepsFloats() {
+		return seq
+	}
+	f, err := attachFloats(m.opts.IndexDir, ns, seq, x)
+	if err != nil {
+		m.log.Warn("mapping the saved float vectors; re-ranking reads the store", "namespace", ns, "err", err)
+		x.DropFloats()
+		return seq
+	}
+	x.UseFloats(f)
+	return seq
+}
+
+// resaveEvery is how many float vectors an approximate index of n may
+// hold on the heap, set since its float file was written, before a new
+// file is written and mapped: a sixteenth of the namespace, at least
+// 4,096, so that the heap side table stays within about 1/16 of what the
+// floats would cost on the heap, and files are rewritten rarely.
+func (m *Memory) resaveEvery(n int) int {
+	least := 4096
+	if m.resaveMin > 0 {
+		least = m.resaveMin
+	}
+	return max(n/16, least)
+}
+
+// maybeResave starts writing the space's approximate index and float
+// file again, in the background, once its heap floats pass
+// resaveEvery; the caller holds s.mu for writing.
+func (m *Memory) maybeResave(s *space) {
+	v, ok := s.idx.(annVectors)
+	if !ok || s.resaving || m.opts.IndexDir == "" || !v.KeepsFloats() || v.HeapFloats() < m.resaveEvery(v.Len()) {
+		return
+	}
+	m.bgMu.Lock()
+	defer m.bgMu.Unlock()
+	if m.bg.Err() != nil {
+		return // closing: Close saves
+	}
+	s.resaving = true
+	m.builds.Add(1)
+	go func() {
+		defer m.builds.Done()
+		m.resave(s, v.Index)
+	}()
+}
+
+// resave writes x, the space's index, and its float file under the
+// space's read lock (searches go on), checks the float file there too,
+// and only swaps the mapping in under the write lock, if x is still the
+// space's index; changes made in between stay on the heap.
+func (m *Memory) resave(s *space, x *hnsw.Index) {
+	dim := m.opts.Embedder.Dimensions()
+	s.mu.RLock()
+	seq := s.seq
+	var f *hnsw.FloatFile
+	err := saveANN(m.opts.IndexDir, s.ns, seq, m.opts.Embedder.Name(), dim, x)
+	if err == nil {
+		err = saveLex(m.opts.IndexDir, s.ns, seq, m.opts.Embedder.Name(), dim, s.lex)
+	}
+	if err == nil {
+		f, err = attachFloats(m.opts.IndexDir, s.ns, seq, x)
+	}
+	s.mu.RUnlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.resaving = false
+	if err != nil {
+		m.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
+		return
+	}
+	if v, ok := s.idx.(annVectors); ok && v.Index == x {
+		x.UseFloats(f)
+		s.saved = seq
+	}
 }
 
 // replay applies to x the namespace's changes after feed number seq and

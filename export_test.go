@@ -35,3 +35,27 @@ func (m *Memory) LexLoads() int64 { return m.lexLoads.Load() }
 // ANNPath and LexPath are the files a namespace's approximate and
 // full-text indexes are saved in.
 var ANNPath, LexPath = annPath, lexPath
+
+// VecPath is the file a namespace's float vectors are saved in.
+var VecPath = vecPath
+
+// Floats reports whether ns's approximate index keeps float vectors for
+// re-ranking, and how many of them are on the heap (not in the mapped
+// float file).
+func (m *Memory) Floats(ns string) (keeps bool, heap int) {
+	s := m.spaces.loaded(ns)
+	if s == nil {
+		return false, 0
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, ok := s.idx.(annVectors)
+	if !ok {
+		return false, 0
+	}
+	return v.KeepsFloats(), v.HeapFloats()
+}
+
+// SetResaveMin lowers the floor of the heap floats that trigger writing
+// the float file again (resaveEvery), so that a test reaches it.
+func (m *Memory) SetResaveMin(n int) { m.resaveMin = n }

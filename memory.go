@@ -52,6 +52,8 @@ type Memory struct {
 	// lexLoads counts full-text indexes read from Options.IndexDir, for
 	// tests.
 	lexLoads atomic.Int64
+	// resaveMin, set by tests, replaces resaveEvery's floor of 4,096.
+	resaveMin int
 
 	warmMu sync.Mutex
 	warm   map[string]*warmState // per namespace, kept when its index is evicted

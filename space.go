@@ -44,6 +44,9 @@ type space struct {
 	// left in built, in for idx.
 	building bool
 	built    *builtIndex
+	// resaving is set while the approximate index and its float file are
+	// written again (build.go's maybeResave).
+	resaving bool
 	// saved is the feed number of the index file this process last wrote
 	// or read for the namespace (-1: none), so that Close writes only an
 	// index that changed since.
@@ -339,7 +342,7 @@ func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, int64
 			}
 			// Either file may be the one the store contradicts, and ann
 			// has taken changes: drop both, build afresh.
-			m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), lexPath(m.opts.IndexDir, ns))
+			m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns), lexPath(m.opts.IndexDir, ns))
 			return m.loadFlat(tx, ns, dim, st.Notes)
 		}
 		vecs, lex, err := loadAll(tx, ns, dim, st.Notes, ann, seq)
@@ -350,7 +353,7 @@ func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, int64
 		if !errors.Is(err, errStaleIndex) {
 			return nil, nil, -1, err
 		}
-		m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns))
+		m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns))
 	}
 	return m.loadFlat(tx, ns, dim, st.Notes)
 }
@@ -414,7 +417,7 @@ func (m *Memory) savedIndex(ns string, f Feed) (*hnsw.Index, int64) {
 		return nil, -1
 	}
 	ann, seq, err := loadANN(m.opts.IndexDir, ns, f.Embedder, f.Dimensions, m.annOptions())
-	if !m.usable(ns, f, seq, err, annPath(m.opts.IndexDir, ns)) {
+	if !m.usable(ns, f, seq, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns)) {
 		return nil, -1
 	}
 	return ann, seq
@@ -436,18 +439,18 @@ func (m *Memory) savesIndexes(f Feed) bool {
 	return m.opts.IndexDir != "" && m.opts.ApproximateFrom >= 0 && f.Embedder != ""
 }
 
-// usable reports whether the saved file at path, read with err and
-// reflecting feed number seq, may be caught up with feed f; one that may
-// not is deleted.
-func (m *Memory) usable(ns string, f Feed, seq int64, err error, path string) bool {
+// usable reports whether the saved file at paths[0] (with its
+// companions, the rest of paths), read with err and reflecting feed
+// number seq, may be caught up with feed f; one that may not is deleted.
+func (m *Memory) usable(ns string, f Feed, seq int64, err error, paths ...string) bool {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false
 	case err != nil:
-		m.dropSaved(ns, err, path)
+		m.dropSaved(ns, err, paths...)
 		return false
 	case seq < f.Horizon || seq > f.Head:
-		m.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon), path)
+		m.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon), paths...)
 		return false
 	}
 	return true
@@ -588,6 +591,7 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 	}
 	s.seq = head
 	m.maybeBuild(s)
+	m.maybeResave(s)
 	s.mu.Unlock()
 	if full != nil || len(changes) > 0 || built != nil {
 		m.spaces.evict(s)
