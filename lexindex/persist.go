@@ -9,11 +9,11 @@ import (
 	"github.com/amem-dev/amem/internal/crcio"
 )
 
-// The file format, version 1, little-endian throughout, so that a large
+// The file format, version 2, little-endian throughout, so that a large
 // namespace's full-text index can be read back in a fraction of the time
 // re-tokenising its notes takes:
 //
-//	magic       "AMEMLEX1"
+//	magic       "AMEMLEX2"
 //	header      u32 version, docs, terms; u64 id bytes, term bytes,
 //	            posting entries, sky pairs
 //	header sum  u32 CRC-32C of magic and header
@@ -21,15 +21,15 @@ import (
 //	            ids' bytes, then per doc u32 length in tokens
 //	terms       per term: u32 length, then the terms' bytes
 //	postings    per term: u32 entries, u32 sky pairs; then every term's
-//	            doc numbers, its frequencies, its sky pairs (tf, len)
+//	            u32 doc numbers, u16 frequencies, u32 sky pairs (tf, len)
 //	checksum    u32 CRC-32C of everything before it
 //
 // Each live document's distinct terms, the live count, total length and
 // document frequencies are rebuilt from the postings.
 
 const (
-	magic   = "AMEMLEX1"
-	version = 1
+	magic   = "AMEMLEX2"
+	version = 2
 )
 
 // ErrCorrupt is returned by Read when its input is not a valid index.
@@ -84,7 +84,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 	}
 	for _, p := range ix.post {
 		cw.U32s(p.docs)
-		cw.U32s(p.tfs)
+		cw.U16s(p.tfs)
 		for _, s := range p.sky {
 			cw.U32(s.tf)
 			cw.U32(s.len)
@@ -147,7 +147,7 @@ func Read(r io.Reader) (*Index, error) {
 	// Postings in two blocks (doc numbers, frequencies) that each term's
 	// lists are windows of: two allocations, not two per term.
 	docs := make([]uint32, entries)
-	tfs := make([]uint32, entries)
+	tfs := make([]uint16, entries)
 	skies := make([]tfLen, nsky)
 	ix := New()
 	ix.post = make([]postings, nterms)
@@ -158,7 +158,7 @@ func Read(r io.Reader) (*Index, error) {
 		p.docs = docs[off : off+k : off+k]
 		p.tfs = tfs[off : off+k : off+k]
 		cr.U32s(p.docs)
-		cr.U32s(p.tfs)
+		cr.U16s(p.tfs)
 		p.sky = skies[skyOff : skyOff+ks : skyOff+ks]
 		for i := range p.sky {
 			p.sky[i] = tfLen{cr.U32(), cr.U32()}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -175,4 +176,24 @@ func FuzzRead(f *testing.F) {
 		got.Remove("x")
 		got.Compact()
 	})
+}
+
+// A term repeated past what a uint16 frequency holds saturates at 65535,
+// in the index and through a round trip, and still ranks first.
+func TestFrequencySaturates(t *testing.T) {
+	ix := New()
+	ix.Upsert("many", Fields{Content: strings.Repeat("echo ", 70_000)})
+	ix.Upsert("one", Fields{Content: "echo once"})
+	ix.Upsert("other", Fields{Content: "nothing here"})
+	for _, x := range []*Index{ix, roundTrip(t, ix)} {
+		p := x.post[x.termID["echo"]]
+		if len(p.tfs) != 2 || p.tfs[0] != 65535 || p.tfs[1] != 1 {
+			t.Fatalf("frequencies %v, want [65535 1]", p.tfs)
+		}
+		hits := x.Search("echo", 3, nil)
+		if len(hits) != 2 || hits[0].ID != "many" {
+			t.Fatalf("hits %v", hits)
+		}
+		sameHits(t, "echo", hits, x.Exhaustive("echo", 3, nil))
+	}
 }

@@ -58,7 +58,7 @@ type searcher struct {
 // list is one query term's postings with a cursor, for MaxScore.
 type list struct {
 	docs []uint32
-	tfs  []uint32
+	tfs  []uint16
 	pos  int
 	idf  float64
 	o    uint // the term's place in the query: its contrib slot and mask bit
@@ -194,7 +194,7 @@ func (ix *Index) SearchStats(query string, k int, allow func(id string) bool) ([
 				st.Postings++
 				l.pos++
 				if live {
-					c := l.idf * tfNorm(l.tfs[j], K)
+					c := l.idf * tfNorm(uint32(l.tfs[j]), K)
 					s.contrib[l.o] = c
 					mask |= 1 << l.o
 					partial += c
@@ -214,7 +214,7 @@ func (ix *Index) SearchStats(query string, k int, allow func(id string) bool) ([
 			j := seek(l.docs, l.pos, d, &st.Postings)
 			l.pos = j
 			if j < len(l.docs) && l.docs[j] == d {
-				c := l.idf * tfNorm(l.tfs[j], K)
+				c := l.idf * tfNorm(uint32(l.tfs[j]), K)
 				s.contrib[l.o] = c
 				mask |= 1 << l.o
 				partial += c
@@ -303,7 +303,7 @@ func (ix *Index) ExhaustiveStats(query string, k int, allow func(id string) bool
 			if acc[d] == 0 { // every contribution is > 0
 				s.hits = append(s.hits, d)
 			}
-			acc[d] += q.idf * tfNorm(p.tfs[j], kA+kB*float64(ix.docLen[d]))
+			acc[d] += q.idf * tfNorm(uint32(p.tfs[j]), kA+kB*float64(ix.docLen[d]))
 		}
 	}
 	h := topK{ix: ix, e: s.heap[:0], k: k}

@@ -63,6 +63,19 @@ func (c *Writer) U32s(vs []uint32) {
 	}
 }
 
+// U16s writes vs as U32s does.
+func (c *Writer) U16s(vs []uint16) {
+	for len(vs) > 0 && c.err == nil {
+		chunk := vs[:min(len(vs), 1<<14)]
+		vs = vs[len(chunk):]
+		c.buf = c.buf[:0]
+		for _, v := range chunk {
+			c.buf = binary.LittleEndian.AppendUint16(c.buf, v)
+		}
+		c.Bytes(c.buf)
+	}
+}
+
 // Flush writes out the buffer and returns the bytes written and the
 // first error.
 func (c *Writer) Flush() (int64, error) {
@@ -130,6 +143,22 @@ func (c *Reader) U32s(dst []uint32) {
 		c.Full(b)
 		for i := range k {
 			dst[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+		dst = dst[k:]
+	}
+}
+
+// U16s fills dst as U32s does.
+func (c *Reader) U16s(dst []uint16) {
+	for len(dst) > 0 && c.err == nil {
+		k := min(len(dst), 1<<14)
+		if cap(c.buf) < 2*k {
+			c.buf = make([]byte, 2*k)
+		}
+		b := c.buf[:2*k]
+		c.Full(b)
+		for i := range k {
+			dst[i] = binary.LittleEndian.Uint16(b[2*i:])
 		}
 		dst = dst[k:]
 	}
