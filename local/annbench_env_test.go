@@ -2,6 +2,7 @@ package local
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,8 +20,10 @@ import (
 //
 //	AMEM_BENCH_STORE=DIR   keep each size and corpus's store under DIR
 //	                       (filled on first use, then reused)
-//	AMEM_BENCH_REUSE=1     reuse the saved indexes there too: the first
-//	                       open and build are then not measured
+//	AMEM_BENCH_REUSE=1     reuse the saved indexes there too, and the
+//	                       exact pass's results and metrics of the run
+//	                       that saved them: the first open, the build and
+//	                       the exact pass are then not measured again
 //	AMEM_BENCH_EFS=a,b,c   the search pools measured, the last one's heap
 //	                       and RSS reported (default 128 and the default
 //	                       pool)
@@ -131,5 +134,62 @@ func reportFiles(b *testing.B, dir string) {
 		if fi, err := os.Stat(p); err == nil {
 			b.ReportMetric(float64(fi.Size())/(1<<20), "file"+filepath.Ext(p)+"-MiB")
 		}
+	}
+}
+
+// exactFile holds an exact run's results and metrics in a kept store's
+// directory: the exact pass (a minute to load 1M vectors, 150 ms a
+// search) does not change with the approximate index under study.
+type exactFile struct {
+	Metrics map[string]float64
+	Results [][]exactHit
+}
+
+type exactHit struct {
+	ID    string
+	Score float64
+}
+
+// exactCached returns the exact results saved in dir, when reusing.
+func (e annBenchEnv) exactCached(dir string) ([][]amem.Result, map[string]float64, bool) {
+	if e.dir == "" || !e.reuse {
+		return nil, nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "exact.json"))
+	if err != nil {
+		return nil, nil, false
+	}
+	var f exactFile
+	if json.Unmarshal(b, &f) != nil {
+		return nil, nil, false
+	}
+	out := make([][]amem.Result, len(f.Results))
+	for i, hits := range f.Results {
+		for _, h := range hits {
+			out[i] = append(out[i], amem.Result{Note: amem.Note{ID: h.ID}, Score: h.Score})
+		}
+	}
+	return out, f.Metrics, true
+}
+
+// cacheExact saves an exact run for exactCached.
+func (e annBenchEnv) cacheExact(b *testing.B, dir string, res [][]amem.Result, metrics map[string]float64) {
+	if e.dir == "" {
+		return
+	}
+	f := exactFile{Metrics: metrics}
+	for _, hits := range res {
+		var row []exactHit
+		for _, r := range hits {
+			row = append(row, exactHit{r.Note.ID, r.Score})
+		}
+		f.Results = append(f.Results, row)
+	}
+	data, err := json.Marshal(f)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "exact.json"), data, 0o644); err != nil {
+		b.Fatal(err)
 	}
 }
