@@ -140,7 +140,12 @@ type Index struct {
 	stride int // dim+4
 	level  []uint8
 	links0 []uint32   // m0+1 per node: count, then neighbours
-	upper  [][]uint32 // per node, layers 1..level: M+1 each; nil at level 0
+	// upper holds the lists of layers 1..level of every node above layer
+	// 0, M+1 words each, in node order (as the file has them); upperAt[u]
+	// is where node u's begin. One slab and an offset cost 4 bytes a
+	// node where a slice per node cost 24 and an allocation.
+	upper   []uint32
+	upperAt []uint32
 
 	entry    uint32
 	maxLevel int // -1 while empty
@@ -199,9 +204,10 @@ func (x *Index) Len() int { return len(x.row) }
 // and the id map (its entries estimated at 48 bytes beside the ids).
 func (x *Index) Bytes() int64 {
 	b := int64(len(x.rows)) + 4*int64(len(x.links0)) + int64(len(x.level)) + int64(len(x.dead)) + 4*int64(len(x.free))
-	for u, id := range x.ids {
-		b += 16 + int64(len(id)) + 24 + 4*int64(len(x.upper[u]))
+	for _, id := range x.ids {
+		b += 16 + int64(len(id)) + 4
 	}
+	b += 4 * int64(len(x.upper))
 	b += int64(len(x.side)) * int64(4*x.dim+48)
 	return b + 48*int64(len(x.row))
 }
@@ -246,7 +252,7 @@ func (x *Index) Grow(n int) {
 	x.rows = growTo(x.rows, n*x.stride)
 	x.level = growTo(x.level, n)
 	x.links0 = growTo(x.links0, n*(x.m0+1))
-	x.upper = growTo(x.upper, n)
+	x.upperAt = growTo(x.upperAt, n)
 	if len(x.row) == 0 {
 		x.row = make(map[string]uint32, n)
 	}
@@ -315,11 +321,8 @@ func (x *Index) appendNode(id string, vec []float32) uint32 {
 	lv := min(int(-math.Log(1-x.rng.Float64())*x.ml), maxLevels)
 	x.level = append(x.level, uint8(lv))
 	x.links0 = append(x.links0, make([]uint32, x.m0+1)...)
-	var up []uint32
-	if lv > 0 {
-		up = make([]uint32, lv*(x.opts.M+1))
-	}
-	x.upper = append(x.upper, up)
+	x.upperAt = append(x.upperAt, uint32(len(x.upper)))
+	x.upper = append(x.upper, make([]uint32, lv*(x.opts.M+1))...)
 	return u
 }
 
@@ -368,7 +371,8 @@ func (x *Index) list(u uint32, lc int) []uint32 {
 		return x.links0[int(u)*(x.m0+1) : (int(u)+1)*(x.m0+1)]
 	}
 	w := x.opts.M + 1
-	return x.upper[u][(lc-1)*w : lc*w]
+	at := int(x.upperAt[u]) + (lc-1)*w
+	return x.upper[at : at+w : at+w]
 }
 
 // sim is the approximate cosine of nodes a and b.

@@ -47,10 +47,10 @@ func (x *Index) WriteTo(w io.Writer) (int64, error) {
 	cw := crcio.NewWriter(w)
 	n := len(x.ids)
 	var idBytes, upperWords uint64
-	for u, id := range x.ids {
+	for _, id := range x.ids {
 		idBytes += uint64(len(id))
-		upperWords += uint64(len(x.upper[u]))
 	}
+	upperWords = uint64(len(x.upper))
 	cw.Bytes([]byte(magic))
 	for _, v := range []uint32{version, uint32(x.dim), uint32(x.opts.M), uint32(x.opts.EfConstruction), uint32(n), uint32(int32(x.maxLevel)), x.entry} {
 		cw.U32(v)
@@ -74,9 +74,7 @@ func (x *Index) WriteTo(w io.Writer) (int64, error) {
 	cw.Bytes(x.level)
 	cw.Bytes(x.rows)
 	cw.U32s(x.links0)
-	for _, up := range x.upper {
-		cw.U32s(up)
-	}
+	cw.U32s(x.upper)
 	cw.U32(cw.Sum())
 	return cw.Flush()
 }
@@ -107,7 +105,7 @@ func Read(r io.Reader, opts *Options) (*Index, error) {
 		return nil, fmt.Errorf("%w: version %d, want %d", ErrCorrupt, ver, version)
 	}
 	if m < 2 || m > maxM || efc <= 0 || efc > 1<<20 || n > math.MaxInt32 ||
-		idBytes > 1<<40 || upperWords > uint64(n)*maxLevels*(maxM+1) {
+		idBytes > 1<<40 || upperWords > uint64(n)*maxLevels*(maxM+1) || upperWords > math.MaxUint32 {
 		return nil, fmt.Errorf("%w: header out of range", ErrCorrupt)
 	}
 	o := opts.withDefaults()
@@ -148,18 +146,21 @@ func Read(r io.Reader, opts *Options) (*Index, error) {
 	ids := string(blob)
 	x.ids = make([]string, n)
 	x.dead = make([]bool, n)
-	x.upper = make([][]uint32, n)
+	x.upper = upper
+	x.upperAt = make([]uint32, n)
 	x.row = make(map[string]uint32, n)
 	var off uint64
+	var at uint32 // the next node's lists in upper
 	for u := range n {
 		if lv := int(x.level[u]); lv > max(maxLevel, 0) {
 			return nil, fmt.Errorf("%w: node %d above the top layer", ErrCorrupt, u)
 		} else if lv > 0 {
 			w := lv * (m + 1)
-			if len(upper) < w {
+			if uint64(len(upper)) < uint64(at)+uint64(w) {
 				return nil, fmt.Errorf("%w: upper layers short", ErrCorrupt)
 			}
-			x.upper[u], upper = upper[:w:w], upper[w:]
+			x.upperAt[u] = at
+			at += uint32(w)
 		}
 		if uint64(lens[u]) > idBytes-off {
 			return nil, fmt.Errorf("%w: ids short", ErrCorrupt)
@@ -183,7 +184,7 @@ func Read(r io.Reader, opts *Options) (*Index, error) {
 			return nil, fmt.Errorf("%w: node %d dead flag %d", ErrCorrupt, u, dead[u])
 		}
 	}
-	if off != idBytes || len(upper) != 0 {
+	if off != idBytes || int(at) != len(upper) {
 		return nil, fmt.Errorf("%w: sections do not add up", ErrCorrupt)
 	}
 	if err := x.check(); err != nil {
