@@ -91,10 +91,11 @@ func (ix *Index) Len() int { return ix.live }
 
 // Bytes estimates the memory the index holds, for a caller keeping
 // indexes within a budget: each posting entry costs a doc number and a
-// frequency in the term's list and a term number in the document's; each
-// document and term about a map entry, an ID and slice headers.
+// uint16 frequency in the term's list and a term number in the
+// document's; each document and term about a map entry, an ID and slice
+// headers.
 func (ix *Index) Bytes() int64 {
-	const perEntry, perDoc, perTerm = 12, 96, 96
+	const perEntry, perDoc, perTerm = 10, 96, 96
 	return int64(ix.entries)*perEntry + int64(len(ix.ids))*perDoc + int64(len(ix.terms))*perTerm
 }
 
