@@ -22,7 +22,7 @@ import (
 // readQueries are the statements of View transactions.
 var readQueries = []string{
 	selectNamespace, selectNamespaces,
-	selectNote, selectNotes, selectNextNotes, findNote, listNotes, listNotesInState, listNotesVec, listNotesInStateVec,
+	selectNote, selectNotes, selectNotesNoVector, selectNextNotes, findNote, listNotes, listNotesInState, listNotesVec, listNotesInStateVec,
 	selectVersion, selectFeed, selectChanged, selectTombstones,
 	noteIDsByContent, noteIDsByContentAt,
 	selectLinksOf, selectLinkEnds,
