@@ -200,6 +200,9 @@ func (x *Index) CheckFloats(m *mmap.Map, pair int64) (*FloatFile, error) {
 		}()
 	}
 	wg.Wait()
+	// The check read every row; searches read a few. Leaving the rest
+	// resident would count the whole file in the process's memory.
+	m.Release()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}

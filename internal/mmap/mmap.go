@@ -18,7 +18,8 @@ import (
 // Replacing the file by a rename leaves the view intact; truncating it in
 // place does not (a read past the new end faults), so amem never does.
 type Map struct {
-	data []byte
+	data    []byte
+	release func([]byte)
 }
 
 // Open maps the whole of path.
@@ -45,9 +46,22 @@ func Open(path string) (*Map, error) {
 	}
 	m := &Map{data: data}
 	if unmap != nil {
+		m.release = dontNeed
+	}
+	if unmap != nil {
 		runtime.AddCleanup(m, func(data []byte) { unmap(data) }, data)
 	}
 	return m, nil
+}
+
+// Release drops the pages read so far from the process's resident set
+// (they stay in the page cache, and come back on the next read): after a
+// check that read the whole file once, the process holds only what its
+// searches read.
+func (m *Map) Release() {
+	if m.release != nil && len(m.data) > 0 {
+		m.release(m.data)
+	}
 }
 
 // Bytes returns the file's bytes; they must not be written to. Callers

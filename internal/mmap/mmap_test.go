@@ -30,6 +30,11 @@ func TestOpen(t *testing.T) {
 			if m.Len() != len(tc.data) || !bytes.Equal(m.Bytes(), tc.data) {
 				t.Fatalf("mapped %d bytes, want %d equal to the file's", m.Len(), len(tc.data))
 			}
+			// Released pages read back the same.
+			m.Release()
+			if !bytes.Equal(m.Bytes(), tc.data) {
+				t.Fatal("the view changed after Release")
+			}
 		})
 	}
 }

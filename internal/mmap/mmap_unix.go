@@ -18,3 +18,5 @@ func mapFile(f *os.File, size int) ([]byte, func([]byte), error) {
 	_ = unix.Madvise(data, unix.MADV_RANDOM)
 	return data, func(b []byte) { _ = unix.Munmap(b) }, nil
 }
+
+func dontNeed(b []byte) { _ = unix.Madvise(b, unix.MADV_DONTNEED) }
