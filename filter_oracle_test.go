@@ -247,9 +247,16 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 		}
 		return out
 	}
-	search := func(q string, k int, mode amem.SearchMode, f amem.Filter) []amem.Scored {
+	// A ranker that prefers long notes: it re-orders the fusion's
+	// window, and must never bring in a note the filter drops.
+	ranker := &amem.Ranker{Weights: map[string]float64{"length": 1, "overlap": 0.5}}
+	search := func(q string, k int, mode amem.SearchMode, f amem.Filter, rk ...*amem.Ranker) []amem.Scored {
 		t.Helper()
-		res, err := mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: q, K: k, Mode: mode, Filter: f, LinksPerHit: -1})
+		req := amem.SearchRequest{Namespace: ns, Query: q, K: k, Mode: mode, Filter: f, LinksPerHit: -1}
+		if len(rk) > 0 {
+			req.Ranker = rk[0]
+		}
+		res, err := mem.Search(ctx, req)
 		if err != nil {
 			t.Fatalf("%s search %q, k=%d, %+v: %v", mode, q, k, f, err)
 		}
@@ -326,6 +333,18 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 			want := fuseOracle(k, lexWeight, vec, lexOracle[:min(depth, len(lexOracle))])
 			if got := search(q, k, amem.SearchHybrid, f); !slices.Equal(got, want) {
 				t.Fatalf("%s, hybrid, k=%d:\n got %v\nwant %v", where, k, got, want)
+			}
+			// With a ranker: k hits (as many as fusion gives), every one
+			// passing the filter (search checks) and from fusion's window.
+			window := fuseOracle(amem.RankerWindow(k), lexWeight, vec, lexOracle[:min(depth, len(lexOracle))])
+			ranked := search(q, k, amem.SearchHybrid, f, ranker)
+			if len(ranked) != len(want) {
+				t.Fatalf("%s, hybrid with a ranker, k=%d: %d hits, want %d", where, k, len(ranked), len(want))
+			}
+			for _, h := range ranked {
+				if !slices.ContainsFunc(window, func(w amem.Scored) bool { return w.ID == h.ID }) {
+					t.Fatalf("%s, hybrid with a ranker, k=%d: %s is outside fusion's window %v", where, k, h.ID, window)
+				}
 			}
 		}
 	}

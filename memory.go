@@ -75,6 +75,11 @@ func Open(ctx context.Context, store Store, opts *Options) (*Memory, error) {
 	if o.Embedder == nil {
 		return nil, invalidf("Options.Embedder is nil; use package local for the offline default or pass one")
 	}
+	if o.Ranker != nil {
+		if err := o.Ranker.Validate(); err != nil {
+			return nil, fmt.Errorf("Options.Ranker: %w", err)
+		}
+	}
 	if o.Embedder.Dimensions() <= 0 {
 		return nil, invalidf("embedder %s reports %d dimensions", o.Embedder.Name(), o.Embedder.Dimensions())
 	}

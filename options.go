@@ -83,6 +83,11 @@ type Options struct {
 	// multiplied by 1 - DaySpread for every better hit from the same day.
 	// Default 0: off.
 	DaySpread float64
+	// Ranker re-orders hybrid search's first candidates by a learned
+	// score (ranker.go). Default nil: fusion's order. Package local sets
+	// the weights trained on LoCoMo's development split. A day spread,
+	// when on, takes the ranker's place: the ranker was trained without it.
+	Ranker *Ranker
 
 	// OnEnrich, if set, is called once after each enrichment that ran
 	// (whoever started it: Add, Enrich, a worker), with the note as it

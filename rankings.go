@@ -59,15 +59,16 @@ type extraWeights struct{ reply, feedback, dense float64 }
 func (w extraWeights) any() bool { return w.reply > 0 || w.feedback > 0 || w.dense > 0 }
 
 // extraRankings returns the extra rankings that w turns on, from first,
-// the first fusion read to depth, for a search of k hits, and the weights
-// to fuse them with. Replies are looked up for the first 2k hits (at
+// the first fusion read to depth, for a search of k hits, the weights
+// to fuse them with, and their names (rankingNames). Replies are looked up for the first 2k hits (at
 // least replyHits).
-func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, error) {
+func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, []string, error) {
 	if !w.any() || len(first) == 0 {
-		return nil, nil, nil
+		return nil, nil, nil, nil
 	}
 	var rankings [][]Scored
 	var weights []float64
+	var names []string
 	var hitNotes []Note
 	var replies []Scored
 	err := m.view(ctx, func(tx Tx) error {
@@ -99,26 +100,26 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 		return err
 	})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if w.reply > 0 {
-		rankings, weights = append(rankings, replies), append(weights, w.reply)
+		rankings, weights, names = append(rankings, replies), append(weights, w.reply), append(names, "reply")
 	}
 	if w.feedback > 0 {
 		fb, err := m.feedback(ctx, ns, hitNotes, depth, allow)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		rankings, weights = append(rankings, fb), append(weights, w.feedback)
+		rankings, weights, names = append(rankings, fb), append(weights, w.feedback), append(names, "feedback")
 	}
 	if w.dense > 0 {
 		fb, err := m.denseFeedback(ctx, ns, hitNotes, depth, allow)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		rankings, weights = append(rankings, fb), append(weights, w.dense)
+		rankings, weights, names = append(rankings, fb), append(weights, w.dense), append(names, "dense")
 	}
-	return rankings, weights, nil
+	return rankings, weights, names, nil
 }
 
 // replyRanking is the reply ranking: for each hit of first in order,

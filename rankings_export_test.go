@@ -21,3 +21,6 @@ func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]strin
 	}
 	return ids, err
 }
+
+// RankerWindow is rankerWindow, for the external tests.
+func RankerWindow(k int) int { return rankerWindow(k) }

@@ -48,6 +48,11 @@ type SearchRequest struct {
 	// DaySpread overrides Options.DaySpread (hybrid mode); negative turns
 	// it off.
 	DaySpread float64
+	// Ranker re-orders hybrid search's candidates instead of
+	// Options.Ranker; NoRanker turns the ranker off, for fusion's own
+	// order.
+	Ranker   *Ranker
+	NoRanker bool
 }
 
 // ResultKind says why a note is in the results.
@@ -109,60 +114,89 @@ func (m *Memory) Search(ctx context.Context, req SearchRequest) ([]Result, error
 }
 
 func (m *Memory) search(ctx context.Context, req SearchRequest) ([]Result, error) {
-	if err := ValidNamespace(req.Namespace); err != nil {
-		return nil, err
-	}
-	q := strings.TrimSpace(req.Query)
-	if q == "" {
-		return nil, invalidf("query is empty")
-	}
-	if len(q) > m.opts.MaxContentBytes {
-		return nil, invalidf("query is %d bytes, the limit is %d", len(q), m.opts.MaxContentBytes)
-	}
-	k := req.K
-	if k == 0 {
-		k = 10
-	}
-	if k < 0 || k > MaxK {
-		return nil, invalidf("k is %d; it must be between 1 and %d", k, MaxK)
-	}
-	mode := req.Mode
-	if mode == "" {
-		mode = SearchHybrid
-	}
-	perHit, budget := m.opts.LinksPerHit, m.opts.LinkBudget
-	if req.LinksPerHit != 0 {
-		perHit = req.LinksPerHit
-	}
-	if req.LinkBudget != 0 {
-		budget = req.LinkBudget
-	}
-	if budget == 0 {
-		budget = k
-	}
-	order := m.opts.LinkOrder
-	if req.LinkOrder != "" {
-		order = req.LinkOrder
-	}
-	if order != LinksAfter && order != LinksInterleaved {
-		return nil, invalidf("link order %q; use after or interleaved", order)
-	}
-	f, err := validFilter(req.Filter)
+	p, err := m.planSearch(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-
-	w := m.opts.LexicalWeight
-	if req.LexicalWeight != 0 {
-		w = req.LexicalWeight
+	hits, err := m.direct(ctx, req, p, nil)
+	if err != nil {
+		return nil, err
 	}
-	if mode == SearchHybrid && (w < 0 || math.IsNaN(w) || math.IsInf(w, 0)) {
-		return nil, invalidf("lexical weight %v; it must be a positive number", w)
+	return m.expand(ctx, req.Namespace, hits, p.perHit, p.budget, p.order, p.allow)
+}
+
+// searchPlan is a search request checked, with the Options' values for
+// what it leaves out, and the notes its filter allows (nil: all).
+type searchPlan struct {
+	q              string
+	k              int
+	mode           SearchMode
+	perHit, budget int
+	order          LinkOrder
+	w              float64 // the full-text ranking's weight in hybrid fusion
+	allow          map[string]bool
+}
+
+func (m *Memory) planSearch(ctx context.Context, req SearchRequest) (searchPlan, error) {
+	var p searchPlan
+	if err := ValidNamespace(req.Namespace); err != nil {
+		return p, err
+	}
+	p.q = strings.TrimSpace(req.Query)
+	if p.q == "" {
+		return p, invalidf("query is empty")
+	}
+	if len(p.q) > m.opts.MaxContentBytes {
+		return p, invalidf("query is %d bytes, the limit is %d", len(p.q), m.opts.MaxContentBytes)
+	}
+	p.k = req.K
+	if p.k == 0 {
+		p.k = 10
+	}
+	if p.k < 0 || p.k > MaxK {
+		return p, invalidf("k is %d; it must be between 1 and %d", p.k, MaxK)
+	}
+	p.mode = req.Mode
+	if p.mode == "" {
+		p.mode = SearchHybrid
+	}
+	p.perHit, p.budget = m.opts.LinksPerHit, m.opts.LinkBudget
+	if req.LinksPerHit != 0 {
+		p.perHit = req.LinksPerHit
+	}
+	if req.LinkBudget != 0 {
+		p.budget = req.LinkBudget
+	}
+	if p.budget == 0 {
+		p.budget = p.k
+	}
+	p.order = m.opts.LinkOrder
+	if req.LinkOrder != "" {
+		p.order = req.LinkOrder
+	}
+	if p.order != LinksAfter && p.order != LinksInterleaved {
+		return p, invalidf("link order %q; use after or interleaved", p.order)
+	}
+	f, err := validFilter(req.Filter)
+	if err != nil {
+		return p, err
+	}
+
+	p.w = m.opts.LexicalWeight
+	if req.LexicalWeight != 0 {
+		p.w = req.LexicalWeight
+	}
+	if p.mode == SearchHybrid && (p.w < 0 || math.IsNaN(p.w) || math.IsInf(p.w, 0)) {
+		return p, invalidf("lexical weight %v; it must be a positive number", p.w)
+	}
+	if req.Ranker != nil {
+		if err := req.Ranker.Validate(); err != nil {
+			return p, err
+		}
 	}
 
 	// Both rankings and link expansion keep only the notes that pass the
 	// filter: the store says which those are.
-	var allow map[string]bool
 	if !f.IsZero() {
 		var ids []string
 		if err := m.view(ctx, func(tx Tx) error {
@@ -170,35 +204,36 @@ func (m *Memory) search(ctx context.Context, req SearchRequest) ([]Result, error
 			ids, err = tx.MatchIDs(req.Namespace, f)
 			return err
 		}); err != nil {
-			return nil, err
+			return p, err
 		}
-		allow = make(map[string]bool, len(ids))
+		p.allow = make(map[string]bool, len(ids))
 		for _, id := range ids {
-			allow[id] = true
+			p.allow[id] = true
 		}
 	}
+	return p, nil
+}
 
-	var hits []Scored
-	switch mode {
+// direct returns the search's direct hits. With collect set (hybrid
+// mode only), it stops at the ranker's window and leaves its candidates
+// and their features there instead.
+func (m *Memory) direct(ctx context.Context, req SearchRequest, p searchPlan, collect *[]RankCandidate) ([]Scored, error) {
+	switch p.mode {
 	case SearchVector:
-		hits, _, err = m.rank(ctx, req.Namespace, q, k, 0, allow)
+		hits, _, err := m.rank(ctx, req.Namespace, p.q, p.k, 0, p.allow)
+		return hits, err
 	case SearchLexical:
-		_, hits, err = m.rank(ctx, req.Namespace, q, 0, k, allow)
+		_, hits, err := m.rank(ctx, req.Namespace, p.q, 0, p.k, p.allow)
+		return hits, err
 	case SearchHybrid:
-		depth := hybridDepth(k)
-		var vec, lex []Scored
-		vec, lex, err = m.rank(ctx, req.Namespace, q, depth, depth, allow)
+		depth := hybridDepth(p.k)
+		vec, lex, err := m.rank(ctx, req.Namespace, p.q, depth, depth, p.allow)
 		if err != nil {
 			return nil, err
 		}
-		hits, err = m.fuseHybrid(ctx, req, k, depth, w, vec, lex, allow)
-	default:
-		return nil, invalidf("search mode %q; use vector, lexical or hybrid", mode)
+		return m.fuseHybrid(ctx, req, p, depth, vec, lex, collect)
 	}
-	if err != nil {
-		return nil, err
-	}
-	return m.expand(ctx, req.Namespace, hits, perHit, budget, order, allow)
+	return nil, invalidf("search mode %q; use vector, lexical or hybrid", p.mode)
 }
 
 // validFilter checks a search filter as Add checks a note's tags and
@@ -268,10 +303,13 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 	return vec, lex, nil
 }
 
-// fuseHybrid fuses the vector and full-text rankings, weighted 1 and w,
-// with the extra rankings derived from their fusion, and spreads the hits
-// over days, as far as the request or the options ask (see rankings.go).
-func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, k, depth int, w float64, vec, lex []Scored, allow map[string]bool) ([]Scored, error) {
+// fuseHybrid fuses the vector and full-text rankings, weighted 1 and
+// p.w, with the extra rankings derived from their fusion, and then
+// either re-orders the fusion's first candidates by the ranker or
+// spreads the hits over days, as far as the request or the options ask
+// (see rankings.go and ranker.go).
+func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, p searchPlan, depth int, vec, lex []Scored, collect *[]RankCandidate) ([]Scored, error) {
+	k := p.k
 	ew := extraWeights{m.opts.ReplyWeight, m.opts.FeedbackWeight, m.opts.DenseFeedbackWeight}
 	spread := m.opts.DaySpread
 	for _, o := range []struct {
@@ -288,14 +326,25 @@ func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, k, depth int
 	if spread >= 1 {
 		return nil, invalidf("day spread %v; it must be below 1", spread)
 	}
-	weights := []float64{1, w}
+	weights := []float64{1, p.w}
 	rankings := [][]Scored{vec, lex}
+	names := []string{"vector", "lexical"}
 	if ew.any() {
-		more, moreW, err := m.extraRankings(ctx, req.Namespace, fuse(depth, weights, rankings...), k, depth, ew, allow)
+		more, moreW, moreN, err := m.extraRankings(ctx, req.Namespace, fuse(depth, weights, rankings...), k, depth, ew, p.allow)
 		if err != nil {
 			return nil, err
 		}
-		rankings, weights = append(rankings, more...), append(weights, moreW...)
+		rankings, weights, names = append(rankings, more...), append(weights, moreW...), append(names, moreN...)
+	}
+	ranker := m.rankerFor(req)
+	if collect != nil || ranker != nil && spread <= 0 {
+		in := rankInput{query: p.q, names: names, rankings: rankings, window: fuse(rankerWindow(k), weights, rankings...)}
+		if collect != nil {
+			cands, err := m.rankCandidates(ctx, req.Namespace, in)
+			*collect = cands
+			return nil, err
+		}
+		return m.applyRanker(ctx, req.Namespace, ranker, in, k)
 	}
 	if spread <= 0 {
 		return fuse(k, weights, rankings...), nil

@@ -18,6 +18,9 @@ type CVReport struct {
 	Modes     []ModeCV    `json:"modes"`
 	// Seconds is the time the grid's ingests and searches took.
 	Seconds float64 `json:"seconds"`
+	// Ranker is the learned ranker's cross-validation, per mode it acts
+	// on (ranker.go): absent when the run turned the ranker off.
+	Ranker []RankerCV `json:"ranker,omitempty"`
 }
 
 // ModeCV is one mode's cross-validation.

@@ -36,7 +36,10 @@ func (cv *CVReport) writeTable(w io.Writer, k int) {
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintf(w, "cross-validation: %.0f s for the grid's ingests and searches\n", cv.Seconds)
+	fmt.Fprintf(w, "cross-validation: %.0f s for the grid's ingests and searches\n\n", cv.Seconds)
+	for i := range cv.Ranker {
+		cv.Ranker[i].writeTable(w, k)
+	}
 }
 
 // cell is a metric to three decimals, "-" where it was not measured (a
@@ -54,4 +57,39 @@ func catHeads() []string {
 		out[i] = categoryLabel(c)
 	}
 	return out
+}
+
+// writeTable writes the ranker's cross-validation: fusion alone
+// and with each fold's ranker, per fold, and the ablations.
+func (rc *RankerCV) writeTable(w io.Writer, k int) {
+	at := fmt.Sprintf("recall@%d", k)
+	fmt.Fprintf(w, "%s, learned ranker, leave one conversation out (%d folds): each fold's ranker is trained on the other conversations (%s)\n\n", rc.Mode, len(rc.Folds), rc.Training)
+	fmt.Fprintf(w, "| figure | recall@5 | %s | MRR | %s | whole context |\n|---|---|---|---|%s---|\n", at, strings.Join(catHeads(), " | "), strings.Repeat("---|", len(catHeads())))
+	row := func(label string, means map[string]map[string]float64) {
+		o := means["1-4"]
+		fmt.Fprintf(w, "| %s | %s | %s | %s |", label, cell(o, "recall@5"), cell(o, at), cell(o, "mrr"))
+		for _, c := range categoryKeys[:5] {
+			fmt.Fprintf(w, " %s |", cell(means[c], at))
+		}
+		fmt.Fprintf(w, " %s |\n", cell(o, "recall@context"))
+	}
+	row("fusion only, mean over conversations", rc.FusionMean)
+	row("ranker in-sample (trained on every conversation), mean over conversations", rc.InSampleMean)
+	row("ranker cross-validated, pooled over questions", rc.Pooled.Means)
+	row("**ranker cross-validated, mean over folds**", rc.Mean)
+	fmt.Fprintf(w, "\n| held out | n (1-4) | fusion %s | ranker %s | recall@5 | MRR | multi-hop %s | L2 a nested choice takes | training pairs ordered right |\n|---|---|---|---|---|---|---|---|---|\n", at, at, at)
+	for _, f := range rc.Folds {
+		o := f.Ranked.Means["1-4"]
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s | %s | %g | %.3f |\n", f.HeldOut, f.Ranked.Counts["1-4"],
+			cell(f.Fusion.Means["1-4"], at), cell(o, at), cell(o, "recall@5"), cell(o, "mrr"), cell(f.Ranked.Means["1"], at), f.NestedL2, f.TrainPairs)
+	}
+	fmt.Fprintf(w, "\n| ranker without | cross-validated %s (direct hits) | %s |\n|---|---|%s\n", at, strings.Join(catHeads(), " | "), strings.Repeat("---|", len(catHeads())))
+	for _, ab := range rc.Ablations {
+		fmt.Fprintf(w, "| %s | %s |", ab.Without, cell(ab.Mean, "1-4"))
+		for _, c := range categoryKeys[:5] {
+			fmt.Fprintf(w, " %s |", cell(ab.Mean, c))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "\nranker cross-validation: %.0f s\n\n", rc.Seconds)
 }

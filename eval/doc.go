@@ -63,5 +63,21 @@
 // (naming one keyphrase in the context, 0.45 against 0.43), package
 // lexindex's Lucene idf (0.655 against 0.643 with FTS5's), and the extra
 // rankings' own constants (the reply window of an hour, feedback from the
-// first 3 hits).
+// first 3 hits), and the learned ranker's design: its features, its
+// window of twice the fusion depth, and the L2 penalty of its training
+// (0.01; the report gives the figure with the penalty chosen within each
+// fold beside it).
+//
+// # The learned ranker
+//
+// With --cv the run also cross-validates the ranker that re-orders
+// hybrid search's candidates (amem.Ranker; ranker.go, ranknet.go): each
+// fold trains it on the other conversations' category 1-4 questions (a
+// candidate of the window labelled by whether it is an evidence turn) and
+// scores the held-out conversation with it, through Search, beside the
+// same searches by fusion alone. Its ablations retrain without groups of
+// features and are scored on the same windows. The weights trained on
+// every conversation are what --ranker-out writes and package local ships;
+// the run's own amem figures use the shipped ranker, so they are
+// in-sample.
 package eval

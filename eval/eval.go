@@ -93,6 +93,12 @@ type Config struct {
 	// DaySpread spreads the amem modes' hybrid hits over days
 	// (amem.Options.DaySpread; 0, the default, is off).
 	DaySpread float64
+	// Ranker re-orders the amem modes' hybrid candidates (the ranker the
+	// product ships, say); nil: fusion's order. NoRanker turns it off
+	// and skips the ranker's cross-validation (the ablation "fusion
+	// only").
+	Ranker   *amem.Ranker
+	NoRanker bool
 	// EmbedText is the text embedded for each note of the amem modes
 	// (amem.Options.EmbedText; default the paper's), EmbedTextName its
 	// name in the results.
@@ -147,7 +153,10 @@ func (c *Config) search(m Mode) amem.SearchRequest {
 	}
 	req := amem.SearchRequest{Mode: c.Search, LexicalWeight: c.LexicalWeight, ReplyWeight: offIfZero(c.ReplyWeight),
 		FeedbackWeight: offIfZero(c.FeedbackWeight), DenseFeedbackWeight: offIfZero(c.DenseFeedbackWeight),
-		DaySpread: offIfZero(c.DaySpread)}
+		DaySpread: offIfZero(c.DaySpread), Ranker: c.Ranker, NoRanker: c.NoRanker || c.Ranker == nil}
+	if c.NoRanker {
+		req.Ranker = nil
+	}
 	if m == ModeNoLinks {
 		req.LinkBudget = -1
 	}
@@ -247,6 +256,11 @@ func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results
 			return nil, err
 		}
 		res.CV = cv
+		if !cfg.NoRanker {
+			if res.CV.Ranker, err = rankerCV(ctx, convs, cfg, mems); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return res, nil
 }

@@ -77,6 +77,10 @@ type Config struct {
 	Log io.Writer
 	// Logger for warnings (default slog.Default()).
 	Logger *slog.Logger
+	// NoRanker leaves hybrid search in fusion's order: without it, the
+	// learned ranker that suits the embedder (Ranker) re-orders the
+	// candidates unless Options.Ranker names another.
+	NoRanker bool
 	// Options are passed to amem.Open; Embedder and Curator in it are
 	// overwritten by the choices above.
 	Options amem.Options
@@ -189,6 +193,11 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error)
 	}
 	if opts.FeedbackWeight == 0 {
 		opts.FeedbackWeight = feedback
+	}
+	if opts.Ranker == nil && !cfg.NoRanker {
+		if opts.Ranker, err = Ranker(cfg.Embedder); err != nil {
+			return nil, nil, err
+		}
 	}
 	if cfg.Logger != nil {
 		opts.Logger = cfg.Logger

@@ -188,6 +188,22 @@ func TestCLIDefaultEmbedderIsTheSentenceModel(t *testing.T) {
 	if len(res) != 3 || !strings.Contains(res[0].Content, "puppy") {
 		t.Fatalf("search for 'dog' ranked %+v first; want the puppy note", res[0])
 	}
+	// Hybrid search goes through the shipped ranker, whose scores are its
+	// own; --no-ranker gives fusion's, reciprocal ranks summed.
+	hybrid := func(flags ...string) []result {
+		var res []result
+		if err := json.Unmarshal([]byte(cli(append([]string{"search", "--db", db, "--json", "--link-budget", "-1", "puppy shoes"}, flags...)...)), &res); err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	ranked, fused := hybrid(), hybrid("--no-ranker")
+	if len(ranked) != 3 || len(fused) != 3 || !strings.Contains(ranked[0].Content, "puppy") || !strings.Contains(fused[0].Content, "puppy") {
+		t.Fatalf("hybrid search for 'puppy shoes': %+v with the ranker, %+v without", ranked, fused)
+	}
+	if fused[0].Score > 1 || ranked[0].Score == fused[0].Score {
+		t.Fatalf("scores %v with the ranker and %v with --no-ranker: want the ranker's own, then fusion's", ranked[0].Score, fused[0].Score)
+	}
 	var stats []map[string]any
 	json.Unmarshal([]byte(cli("stats", "--db", db, "--json")), &stats)
 	if len(stats) != 1 || stats[0]["embedder"] != "use-lite@0.2.0" {

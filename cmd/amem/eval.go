@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,11 +23,11 @@ func (a *app) evalCmd() *cobra.Command {
 		Use:   "eval",
 		Short: "run benchmarks",
 	}
-	var data, out, search, work, plotPath, missesPath, embedText string
+	var data, out, search, work, plotPath, missesPath, embedText, rankerOut string
 	var modes, cvGrid []string
 	var k int
 	var lexWeight, replyWeight, feedbackWeight, denseFeedbackWeight, daySpread float64
-	var noEvo, noLinks, doAnswer, cv bool
+	var noEvo, noLinks, doAnswer, cv, noRanker bool
 	lc := &cobra.Command{
 		Use:   "locomo",
 		Short: "LoCoMo: ingest each conversation, search each question, score the context lists",
@@ -51,7 +54,15 @@ feedback-weight=0,2 (search-time: no extra ingest). Also: links-per-hit; hybrid 
 reply-weight, feedback-weight and dense-feedback-weight, and day-spread (0
 is off; search-time); and the offline curator's link-min-similarity,
 link-min-strength and evolve-min-strength, which cost an ingest of every
-conversation per value.`,
+conversation per value.
+
+With --cv the learned ranker that re-orders hybrid search's candidates is
+cross-validated too: each fold trains one on the other conversations and
+scores the held-out one with it, beside fusion alone and ablations of its
+features. --ranker-out FILE writes the ranker trained on every conversation
+(mode amem) as JSON, the form package local ships. --no-ranker searches by
+fusion alone (the amem modes use the shipped ranker by default) and skips
+the ranker's cross-validation.`,
 		Example: `  amem eval locomo --data ../shared/locomo/locomo-dev.json --mode amem --k 10 --out results.json
   amem eval locomo --data locomo10.json --mode bm25,vector,hybrid,amem --out all.json
   amem eval locomo --data locomo10.json --db postgres://localhost/scratch --mode amem
@@ -93,6 +104,15 @@ conversation per value.`,
 			}
 			if daySpread < 0 || daySpread >= 1 {
 				return usagef("--day-spread must be from 0 (off) to below 1")
+			}
+			if rankerOut != "" && !cv && len(cvGrid) == 0 {
+				return usagef("--ranker-out trains the ranker in the cross-validation: add --cv")
+			}
+			if rankerOut != "" && noRanker {
+				return usagef("--ranker-out and --no-ranker: the ranker is trained only when it is on; drop --no-ranker")
+			}
+			if rankerOut != "" && !slices.Contains(ms, eval.ModeAMem) {
+				return usagef("--ranker-out writes the ranker trained for mode amem: add --mode amem")
 			}
 			var grid []eval.GridParam
 			if len(cvGrid) > 0 {
@@ -167,6 +187,10 @@ conversation per value.`,
 				Modes: ms, K: k, Embedder: emb, Curator: cur, CuratorName: name, Search: sm, LexicalWeight: lexWeight,
 				ReplyWeight: replyWeight, FeedbackWeight: feedbackWeight, DenseFeedbackWeight: denseFeedbackWeight, DaySpread: daySpread,
 				EmbedText: local.EmbedTexts[embedText], EmbedTextName: embedText, WorkDir: work, Progress: a.stderr, CV: grid,
+				NoRanker: noRanker,
+			}
+			if cfg.Ranker, err = local.Ranker(mc.Embedder); err != nil {
+				return err
 			}
 			// A PostgreSQL database runs the benchmark in it; a SQLite
 			// path (the default database included) is left alone, and the
@@ -209,6 +233,11 @@ conversation per value.`,
 				}
 				fmt.Fprintf(a.stderr, "results written to %s\n", out)
 			}
+			if rankerOut != "" {
+				if err := writeRanker(a, rankerOut, res, data); err != nil {
+					return err
+				}
+			}
 			if plotPath != "" {
 				if err := res.WritePlot(plotPath); err != nil {
 					return err
@@ -244,6 +273,8 @@ conversation per value.`,
 	f.StringArrayVar(&cvGrid, "cv-grid", nil, "a constant and its values for --cv, NAME=V1,V2,... (repeatable; implies --cv)")
 	f.StringVar(&missesPath, "misses", "", "write the failure analysis here: every evidence turn missed at K, with its rank, whether it came linked, whether the turn before was a hit, the content words it shares with the question; and print its counts")
 	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
+	f.BoolVar(&noRanker, "no-ranker", false, "search the amem modes by fusion alone, without the learned ranker, and skip its cross-validation (the ablation)")
+	f.StringVar(&rankerOut, "ranker-out", "", "with --cv: write the ranker trained on every conversation (mode amem) here, as JSON")
 	c.AddCommand(lc)
 	return c
 }
@@ -265,4 +296,30 @@ func writeMisses(a *app, path string, rep eval.MissReport) error {
 	fmt.Fprintln(a.stdout)
 	rep.WriteSummary(a.stdout)
 	return nil
+}
+
+// writeRanker writes the ranker the run trained on every conversation
+// for mode amem, as package local's ranker.json holds it.
+func writeRanker(a *app, path string, res *eval.Results, data string) error {
+	for _, rc := range res.CV.Ranker {
+		if rc.Mode != eval.ModeAMem {
+			continue
+		}
+		r := amem.Ranker{Weights: rc.InSampleWeights, About: fmt.Sprintf(
+			"trained by amem eval locomo --ranker-out on %s (%d conversations, mode amem, k=%d, embedder %s, curator %s) on %s; %s",
+			filepath.Base(data), len(rc.Folds), res.Config.K, res.Config.Embedder, res.Config.Curator, time.Now().UTC().Format(time.DateOnly), rc.Training)}
+		if err := r.Validate(); err != nil {
+			return err
+		}
+		b, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(a.stderr, "ranker written to %s\n", path)
+		return nil
+	}
+	return fmt.Errorf("--ranker-out: the run trained no ranker for mode amem")
 }

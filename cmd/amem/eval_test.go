@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/fakellm"
 )
 
@@ -110,10 +111,23 @@ func TestCLIEvalCrossValidates(t *testing.T) {
 	if err := os.WriteFile(data, raw, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	out := filepath.Join(dir, "cv.json")
-	table := mustCLI(t, "", "eval", "locomo", "--data", data, "--k", "2", "--cv", "--out", out)
-	if !strings.Contains(table, "**cross-validated, mean over folds**") || !strings.Contains(table, "| conv-x | 2 | feedback-weight=0 lexical-weight=") {
+	out, rankerOut := filepath.Join(dir, "cv.json"), filepath.Join(dir, "ranker.json")
+	table := mustCLI(t, "", "eval", "locomo", "--data", data, "--k", "2", "--cv", "--out", out, "--ranker-out", rankerOut)
+	if !strings.Contains(table, "**cross-validated, mean over folds**") || !strings.Contains(table, "| conv-x | 2 | feedback-weight=0 lexical-weight=") ||
+		!strings.Contains(table, "**ranker cross-validated, mean over folds**") || !strings.Contains(table, "| names |") {
 		t.Fatalf("table:\n%s", table)
+	}
+	raw, err = os.ReadFile(rankerOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r amem.Ranker
+	if err := json.Unmarshal(raw, &r); err != nil || r.Validate() != nil || !strings.Contains(r.About, "two.json") {
+		t.Fatalf("--ranker-out wrote %s (%v)", raw, err)
+	}
+	// --no-ranker: fusion alone, and no ranker to cross-validate.
+	if plain := mustCLI(t, "", "eval", "locomo", "--data", data, "--k", "2", "--cv-grid", "lexical-weight=1", "--no-ranker"); strings.Contains(plain, "learned ranker") {
+		t.Fatalf("--no-ranker table:\n%s", plain)
 	}
 	raw, err = os.ReadFile(out)
 	if err != nil {
@@ -130,6 +144,16 @@ func TestCLIEvalCrossValidates(t *testing.T) {
 					Chosen  map[string]string `json:"chosen"`
 				} `json:"folds"`
 			} `json:"modes"`
+			Ranker []struct {
+				Mode  string `json:"mode"`
+				Folds []struct {
+					HeldOut string `json:"held_out"`
+				} `json:"folds"`
+				Mean      map[string]map[string]float64 `json:"mean"`
+				Ablations []struct {
+					Without string `json:"without"`
+				} `json:"ablations"`
+			} `json:"ranker"`
 		} `json:"cv"`
 	}
 	if err := json.Unmarshal(raw, &res); err != nil {
@@ -138,6 +162,9 @@ func TestCLIEvalCrossValidates(t *testing.T) {
 	// The default grid: lexical-weight, link-order, reply-weight, feedback-weight.
 	if len(res.CV.Grid) != 4 || len(res.CV.Modes) != 1 || len(res.CV.Modes[0].Folds) != 2 || res.CV.Modes[0].Folds[0].Chosen["link-order"] == "" || res.CV.Modes[0].Folds[0].Chosen["reply-weight"] == "" {
 		t.Fatalf("cv in the results file: %+v", res.CV)
+	}
+	if rk := res.CV.Ranker; len(rk) != 1 || rk[0].Mode != "amem" || len(rk[0].Folds) != 2 || rk[0].Mean["1-4"] == nil || len(rk[0].Ablations) == 0 {
+		t.Fatalf("cv.ranker in the results file: %+v", rk)
 	}
 }
 
@@ -154,6 +181,9 @@ func TestCLIEvalCrossValidationErrors(t *testing.T) {
 		{[]string{"--dense-feedback-weight", "-0.5"}, "must be 0 (off) or more"},
 		{[]string{"--day-spread", "1"}, "--day-spread must be from 0 (off) to below 1"},
 		{[]string{"--cv-grid", "day-spread=0,1"}, "use a number from 0 (off) to below 1"},
+		{[]string{"--ranker-out", "r.json"}, "--ranker-out trains the ranker in the cross-validation: add --cv"},
+		{[]string{"--ranker-out", "r.json", "--cv", "--no-ranker"}, "drop --no-ranker"},
+		{[]string{"--ranker-out", "r.json", "--cv", "--mode", "bm25"}, "add --mode amem"},
 	} {
 		var stdout, stderr bytes.Buffer
 		args := append([]string{"eval", "locomo", "--data", tiny, "--embedder", "lexical"}, tc.args...)

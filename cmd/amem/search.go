@@ -12,6 +12,7 @@ import (
 func (a *app) searchCmd() *cobra.Command {
 	var k, perHit, budget int
 	var mode, from, to, order, tagSource string
+	var noRanker bool
 	var tags, meta []string
 	c := &cobra.Command{
 		Use:   "search QUERY",
@@ -33,6 +34,7 @@ func (a *app) searchCmd() *cobra.Command {
 					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
 					Filter:      f,
 					LinksPerHit: perHit, LinkBudget: budget, LinkOrder: amem.LinkOrder(order),
+					NoRanker: noRanker,
 				})
 				if err != nil {
 					return err
@@ -69,5 +71,6 @@ func (a *app) searchCmd() *cobra.Command {
 	fl.IntVar(&perHit, "links-per-hit", 0, "linked notes per direct hit (default 3; -1 for none)")
 	fl.IntVar(&budget, "link-budget", 0, "linked notes in all (default k; -1 for none)")
 	fl.StringVar(&order, "link-order", "", "where linked notes go: after (default: after all direct hits) or interleaved (after the hit that brought them)")
+	fl.BoolVar(&noRanker, "no-ranker", false, "hybrid mode: keep fusion's order, without the learned ranker")
 	return c
 }

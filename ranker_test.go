@@ -1,0 +1,206 @@
+package amem_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/sqlite"
+)
+
+func TestRankerValidate(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		r    *amem.Ranker
+		want string // "" for valid
+	}{
+		{"empty", &amem.Ranker{}, ""},
+		{"known features", &amem.Ranker{Weights: map[string]float64{"fused": 3, "rrf:lexical": -1, "when-time": 0.5}}, ""},
+		{"unknown feature", &amem.Ranker{Weights: map[string]float64{"bm25": 1}}, `unknown feature "bm25"`},
+		{"NaN", &amem.Ranker{Weights: map[string]float64{"length": math.NaN()}}, "finite"},
+		{"Inf", &amem.Ranker{Weights: map[string]float64{"length": math.Inf(-1)}}, "finite"},
+		{"nil", nil, "nil"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.r.Validate()
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("Validate: %v", err)
+			case c.want != "" && (!errors.Is(err, amem.ErrInvalid) || !strings.Contains(err.Error(), c.want)):
+				t.Fatalf("Validate: %v, want ErrInvalid saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// A ranker that fails Validate is refused by Open and by Search.
+func TestRankerInvalidRefused(t *testing.T) {
+	bad := &amem.Ranker{Weights: map[string]float64{"nope": 1}}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "a.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	_, err = amem.Open(context.Background(), st, &amem.Options{Embedder: lexical.New(nil), Ranker: bad, Logger: quiet})
+	if !errors.Is(err, amem.ErrInvalid) {
+		t.Fatalf("Open with an invalid ranker: %v, want ErrInvalid", err)
+	}
+	mem := rankerMemory(t, nil)
+	_, err = mem.Search(context.Background(), amem.SearchRequest{Namespace: "ns", Query: "garden", Ranker: bad})
+	if !errors.Is(err, amem.ErrInvalid) {
+		t.Fatalf("Search with an invalid ranker: %v, want ErrInvalid", err)
+	}
+}
+
+// rankerMemory opens a Memory over notes of differing lengths and words,
+// with ranker in its options.
+func rankerMemory(t *testing.T, ranker *amem.Ranker) *amem.Memory {
+	t.Helper()
+	mem := openOpts(t, filepath.Join(t.TempDir(), "amem.db"), amem.Options{
+		Embedder: lexical.New(nil), LexicalWeight: 4, ReplyWeight: 1, FeedbackWeight: 1, Ranker: ranker, Logger: quiet})
+	t.Cleanup(func() { mem.Close() })
+	words := strings.Fields("garden river apple stone cloud music paper window bread horse candle forest")
+	t0 := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
+	for i := range 240 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Ada: ")
+		for j := range 1 + i%9 {
+			b.WriteString(words[(i*7+j*3)%len(words)] + " ")
+		}
+		addAt(t, mem, strings.TrimSpace(b.String()), t0.Add(time.Duration(i)*time.Minute))
+	}
+	return mem
+}
+
+func TestRankerReordersOnlyTheWindow(t *testing.T) {
+	ctx := context.Background()
+	long := &amem.Ranker{Weights: map[string]float64{"length": 1}}
+	mem := rankerMemory(t, long)
+	const k = 5
+	req := amem.SearchRequest{Namespace: "ns", Query: "garden bread", K: k, LinksPerHit: -1}
+	cands, err := mem.RankFeatures(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cands) == 0 || len(cands) > amem.RankerWindow(k) {
+		t.Fatalf("%d candidates, want 1 to %d", len(cands), amem.RankerWindow(k))
+	}
+	names := amem.RankFeatureNames()
+	length := slices.Index(names, "length")
+	// The window's longest notes, ties in fusion order: what the ranker
+	// must return.
+	want := slices.Clone(cands)
+	slices.SortStableFunc(want, func(a, b amem.RankCandidate) int {
+		switch {
+		case a.Features[length] > b.Features[length]:
+			return -1
+		case a.Features[length] < b.Features[length]:
+			return 1
+		}
+		return 0
+	})
+	res, err := mem.Search(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != k {
+		t.Fatalf("%d hits, want %d", len(res), k)
+	}
+	for i, r := range res {
+		if r.Note.ID != want[i].ID || r.Score != want[i].Features[length] {
+			t.Fatalf("hit %d: %s score %v, want %s score %v (the window's longest, scored by the ranker)", i, r.Note.ID, r.Score, want[i].ID, want[i].Features[length])
+		}
+	}
+	// The namespace's longest notes outside the window stay out, though
+	// the ranker would prefer them: it only re-orders the window.
+	in := map[string]bool{}
+	for _, c := range cands {
+		in[c.ID] = true
+	}
+	all, err := mem.List(ctx, "ns", amem.ListQuery{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	longer := 0
+	for _, n := range all {
+		if !in[n.ID] && len(strings.Fields(n.Content)) == 10 {
+			longer++
+			for _, r := range res {
+				if r.Note.ID == n.ID {
+					t.Fatalf("hit %s is outside the ranker's window", n.ID)
+				}
+			}
+		}
+	}
+	if longer == 0 {
+		t.Fatal("the test wants long notes outside the window")
+	}
+}
+
+// NoRanker gives fusion's own order, as a Memory without a ranker does.
+func TestNoRankerIsFusionOrder(t *testing.T) {
+	ctx := context.Background()
+	mem := rankerMemory(t, &amem.Ranker{Weights: map[string]float64{"length": 1, "names": 2}})
+	req := amem.SearchRequest{Namespace: "ns", Query: "apple horse candle", K: 10, LinksPerHit: -1}
+	cands, err := mem.RankFeatures(ctx, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fused []string
+	for _, c := range cands[:10] {
+		fused = append(fused, c.ID)
+	}
+	ranked := hitIDs(t, mem, req)
+	req.NoRanker = true
+	plain := hitIDs(t, mem, req)
+	if !slices.Equal(plain, fused) {
+		t.Fatalf("NoRanker: %v, want fusion's first ten %v", plain, fused)
+	}
+	if slices.Equal(ranked, plain) {
+		t.Fatal("the ranker changed nothing: the test shows nothing")
+	}
+	// A request's own ranker replaces the options'.
+	req.NoRanker, req.Ranker = false, &amem.Ranker{}
+	if got := hitIDs(t, mem, req); !slices.Equal(got, fused) {
+		t.Fatalf("an all-zero ranker: %v, want fusion's order %v (ties keep it)", got, fused)
+	}
+}
+
+func TestRankFeatures(t *testing.T) {
+	ctx := context.Background()
+	mem := rankerMemory(t, nil)
+	cands, err := mem.RankFeatures(ctx, amem.SearchRequest{Namespace: "ns", Query: "When did Ada plant the garden?", K: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := amem.RankFeatureNames()
+	at := func(c amem.RankCandidate, name string) float64 { return c.Features[slices.Index(names, name)] }
+	for i, c := range cands {
+		if len(c.Features) != len(names) {
+			t.Fatalf("candidate %d: %d features, want %d", i, len(c.Features), len(names))
+		}
+		if at(c, "fused") != c.Fused || i > 0 && c.Fused > cands[i-1].Fused {
+			t.Fatalf("candidate %d: not in fusion order", i)
+		}
+		if at(c, "speaker") != 1 {
+			t.Fatalf("candidate %d: Ada speaks every note and is named in the question", i)
+		}
+		if ov := at(c, "overlap"); ov < 0 || ov > 1 {
+			t.Fatalf("candidate %d: overlap %v", i, ov)
+		}
+	}
+	if at(cands[0], "first:lexical") != 1 || at(cands[0], "rrf:lexical") != 1.0/61 {
+		t.Fatalf("the first candidate: first:lexical %v rrf:lexical %v, want the full-text ranking's top hit", at(cands[0], "first:lexical"), at(cands[0], "rrf:lexical"))
+	}
+	if _, err := mem.RankFeatures(ctx, amem.SearchRequest{Namespace: "ns", Query: "x", Mode: amem.SearchVector}); !errors.Is(err, amem.ErrInvalid) {
+		t.Fatalf("vector mode: %v, want ErrInvalid", err)
+	}
+}

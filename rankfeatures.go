@@ -1,0 +1,321 @@
+package amem
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/amem-dev/amem/lexindex"
+)
+
+// The ranker's features of one candidate, for one query:
+//
+//   - fused: its fused score;
+//   - per ranking r (rankingNames): rrf:r, its reciprocal rank 1/(60+rank)
+//     there (0 if absent), first:r, 1 if it is that ranking's top hit,
+//     and score:r, its score there (cosine, BM25, ...; 0 if absent);
+//   - overlap, keywords, all-fields: the idf-weighted share of the query's
+//     terms (the full-text index's terms and idf) that the note's content,
+//     its keywords, or any of its indexed fields hold;
+//   - names: the share of the question's capitalised words (names of
+//     people and places) that the note's text names;
+//   - speaker: the note's "Speaker:" is named in the question;
+//   - length: ln(1 + the content's length in terms);
+//   - the kind of question crossed with what the note carries: when-time
+//     (asks when, a date or time expression), who-name (asks who, a name
+//     other than the speaker's), where-place (asks where, "in/at/to X"),
+//     howmany-number (how many/much/long/often, a number), why-because
+//     (why, a reason).
+//
+// Ablations measured on LoCoMo's development split (cross-validated
+// recall@10 with all features 0.794): without the question-kind features
+// 0.777, without when-time alone 0.788, without names 0.764.
+
+// rankInput is what a search's ranker reads: the query, the rankings
+// fused (named as rankingNames), and the fusion's first candidates.
+type rankInput struct {
+	query    string
+	names    []string
+	rankings [][]Scored
+	window   []Scored
+}
+
+// rankerFor is the ranker a search uses: the request's, else the
+// options'; none if the request turns it off.
+func (m *Memory) rankerFor(req SearchRequest) *Ranker {
+	switch {
+	case req.NoRanker:
+		return nil
+	case req.Ranker != nil:
+		return req.Ranker
+	}
+	return m.opts.Ranker
+}
+
+// applyRanker orders in's window by r's score and returns the first k,
+// each with its ranker score. Ties keep the fusion's order.
+func (m *Memory) applyRanker(ctx context.Context, ns string, r *Ranker, in rankInput, k int) ([]Scored, error) {
+	cands, err := m.rankCandidates(ctx, ns, in)
+	if err != nil {
+		return nil, err
+	}
+	w := r.vector()
+	out := make([]Scored, len(cands))
+	for i, c := range cands {
+		s := 0.0
+		for j, x := range c.Features {
+			s += w[j] * x
+		}
+		out[i] = Scored{ID: c.ID, Score: s}
+	}
+	slices.SortStableFunc(out, func(a, b Scored) int { return cmpFloatDesc(a.Score, b.Score) })
+	return out[:min(k, len(out))], nil
+}
+
+func cmpFloatDesc(a, b float64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// RankFeatures runs a hybrid search up to the ranker's window and
+// returns its candidates in fusion order with their features: what a
+// ranker is trained on (package eval). The request is read as Search
+// reads it; its mode must be hybrid (or left empty).
+func (m *Memory) RankFeatures(ctx context.Context, req SearchRequest) ([]RankCandidate, error) {
+	if req.Mode != "" && req.Mode != SearchHybrid {
+		return nil, invalidf("rank features come from hybrid search; the request's mode is %s", req.Mode)
+	}
+	p, err := m.planSearch(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	var cands []RankCandidate
+	if _, err := m.direct(ctx, req, p, &cands); err != nil {
+		return nil, err
+	}
+	return cands, nil
+}
+
+// question is what the features read of the query.
+type question struct {
+	terms []lexindex.QueryTerm
+	hash  []uint64
+	idf   float64 // the terms' idf summed
+	names []string
+	kind  questionKind
+}
+
+type questionKind uint8
+
+const (
+	asksWhen questionKind = 1 << iota
+	asksWho
+	asksWhere
+	asksHowMany
+	asksWhy
+)
+
+// questionWords are capitalised at a question's start, never names.
+var questionWords = map[string]bool{
+	"what": true, "when": true, "where": true, "who": true, "whom": true, "whose": true, "why": true,
+	"how": true, "which": true, "did": true, "does": true, "do": true, "is": true, "was": true,
+	"are": true, "were": true, "has": true, "have": true, "can": true, "would": true, "could": true,
+	"will": true, "should": true, "in": true, "on": true, "according": true, "i": true,
+}
+
+func readQuestion(lex *lexindex.Index, q string) question {
+	var out question
+	out.terms = lex.QueryTerms(q)
+	for _, t := range out.terms {
+		out.hash = append(out.hash, hashString(t.Term))
+		out.idf += t.IDF
+	}
+	lower := " " + strings.ToLower(q) + " "
+	has := func(ws ...string) bool {
+		for _, w := range ws {
+			if strings.Contains(lower, w) {
+				return true
+			}
+		}
+		return false
+	}
+	if has(" when ", " what year", " what month", " what date", " what day", " what time", " how long ago") {
+		out.kind |= asksWhen
+	}
+	if has(" who ", " whom ", " whose ") {
+		out.kind |= asksWho
+	}
+	if has(" where ") {
+		out.kind |= asksWhere
+	}
+	if has(" how many ", " how much ", " how long ", " how often ") {
+		out.kind |= asksHowMany
+	}
+	if has(" why ") {
+		out.kind |= asksWhy
+	}
+	for w := range strings.FieldsSeq(q) {
+		word := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+		word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
+		r, _ := utf8.DecodeRuneInString(word)
+		if word == "" || !unicode.IsUpper(r) || questionWords[strings.ToLower(word)] {
+			continue
+		}
+		out.names = append(out.names, strings.ToLower(word))
+	}
+	slices.Sort(out.names)
+	out.names = slices.Compact(out.names)
+	return out
+}
+
+// rankCandidates computes the features of in's window, in its order.
+func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([]RankCandidate, error) {
+	s := m.spaces.loaded(ns)
+	if s == nil {
+		// Evicted since the rankings were read: load it again.
+		var err error
+		if s, err = m.fresh(ctx, ns); err != nil {
+			return nil, err
+		}
+	}
+	texts := make([]*noteText, len(in.window))
+	var missing []string
+	s.mu.RLock()
+	q := readQuestion(s.lex, in.query)
+	all := make([][]bool, len(in.window)) // all-fields: which query terms each note holds
+	for i, c := range in.window {
+		texts[i] = s.texts.get(c.ID)
+		if texts[i] == nil {
+			missing = append(missing, c.ID)
+		}
+		all[i] = make([]bool, len(q.terms))
+		for j, t := range q.terms {
+			all[i][j] = s.lex.Holds(c.ID, t.Term)
+		}
+	}
+	tx := s.texts
+	s.mu.RUnlock()
+	if len(missing) > 0 {
+		// Notes a load from saved indexes did not read (space.texts): read
+		// them once, and keep what they give.
+		got, err := m.readTexts(ctx, ns, missing)
+		if err != nil {
+			return nil, err
+		}
+		for i, c := range in.window {
+			if texts[i] == nil && got[c.ID] != nil {
+				texts[i] = got[c.ID]
+				tx.put(c.ID, got[c.ID])
+			}
+		}
+	}
+
+	// Each ranking's place for each candidate.
+	places := make([]map[string]int, len(in.rankings))
+	for r, ranking := range in.rankings {
+		places[r] = make(map[string]int, len(ranking))
+		for i, h := range ranking {
+			if _, ok := places[r][h.ID]; !ok {
+				places[r][h.ID] = i
+			}
+		}
+	}
+	out := make([]RankCandidate, len(in.window))
+	for i, c := range in.window {
+		f := make([]float64, len(rankFeatures))
+		f[0] = c.Score
+		for r, name := range in.names {
+			at, ok := places[r][c.ID]
+			if !ok {
+				continue
+			}
+			base := 1 + 3*slices.Index(rankingNames, name)
+			f[base] = 1 / float64(rrfK+at+1)
+			if at == 0 {
+				f[base+1] = 1
+			}
+			f[base+2] = in.rankings[r][at].Score
+		}
+		noteFeatures(f[1+3*len(rankingNames):], q, texts[i], all[i])
+		out[i] = RankCandidate{ID: c.ID, Fused: c.Score, Features: f}
+	}
+	return out, nil
+}
+
+// noteFeatures fills f, the features after the per-ranking ones (see
+// rankFeatures), for a note t (nil: deleted since it was ranked, all
+// zero) whose indexed fields hold the query terms held says.
+func noteFeatures(f []float64, q question, t *noteText, held []bool) {
+	if t == nil {
+		return
+	}
+	var content, keywords, any float64
+	for j, qt := range q.terms {
+		if holds(t.content, q.hash[j]) {
+			content += qt.IDF
+		}
+		if holds(t.keywords, q.hash[j]) {
+			keywords += qt.IDF
+		}
+		if held[j] {
+			any += qt.IDF
+		}
+	}
+	if q.idf > 0 {
+		f[0], f[1], f[2] = content/q.idf, keywords/q.idf, any/q.idf
+	}
+	if len(q.names) > 0 {
+		n := 0
+		for _, name := range q.names {
+			if _, ok := slices.BinarySearch(t.names, name); ok {
+				n++
+			}
+		}
+		f[3] = float64(n) / float64(len(q.names))
+	}
+	if t.speaker != "" {
+		if _, ok := slices.BinarySearch(q.names, t.speaker); ok {
+			f[4] = 1
+		}
+	}
+	f[5] = math.Log1p(float64(t.terms))
+	cross := func(i int, k questionKind, tr noteTrait) {
+		if q.kind&k != 0 && t.traits&tr != 0 {
+			f[i] = 1
+		}
+	}
+	cross(6, asksWhen, hasTime)
+	cross(7, asksWho, hasName)
+	cross(8, asksWhere, hasPlace)
+	cross(9, asksHowMany, hasNumber)
+	cross(10, asksWhy, hasBecause)
+}
+
+// readTexts reads the notes' ranker data from the store.
+func (m *Memory) readTexts(ctx context.Context, ns string, ids []string) (map[string]*noteText, error) {
+	out := make(map[string]*noteText, len(ids))
+	err := m.view(ctx, func(tx Tx) error {
+		notes, err := tx.Notes(ns, ids)
+		if err != nil {
+			return err
+		}
+		var tok lexindex.Tokenizer
+		for _, n := range notes {
+			out[n.ID] = newNoteText(&tok, textOf(n))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("ranker: %w", err)
+	}
+	return out, nil
+}
