@@ -126,8 +126,9 @@ type Options struct {
 
 	// ApproximateFrom is the number of vectors from which a namespace is
 	// searched through an approximate index (package hnsw: int8 codes in
-	// a graph, candidates re-ranked by their float vectors read from the
-	// store) instead of an exact scan. Default DefaultApproximateFrom;
+	// a graph, candidates re-ranked by their float vectors, memory-mapped
+	// from a file beside the graph when IndexDir is set, else read from
+	// the store) instead of an exact scan. Default DefaultApproximateFrom;
 	// negative means never. The index is built in the background while
 	// searches stay exact, and swapped in when ready.
 	ApproximateFrom int
@@ -138,10 +139,12 @@ type Options struct {
 	// DefaultApproximateEf.
 	ApproximateEf int
 
-	// IndexDir is where approximate indexes are saved, one file per
-	// namespace, so that reopening a large namespace reads its index
-	// instead of building it. Empty: not saved. Package local sets it
-	// beside the database. A file is a cache: one the store does not
+	// IndexDir is where approximate indexes are saved, per namespace a
+	// graph, its float vectors (memory-mapped for re-ranking, so they
+	// cost no heap) and the full-text index, so that reopening a large
+	// namespace reads its indexes instead of building them. Empty: not
+	// saved, and re-ranking reads the store. Package local sets it
+	// beside the database. The files are a cache: one the store does not
 	// bear out is deleted and rebuilt.
 	IndexDir string
 }

@@ -12,7 +12,8 @@ import (
 // Options.ApproximateFrom notes, approximate (package hnsw) from there.
 // Like both, it is not safe for concurrent use: the space's lock guards
 // it. rerank supplies the float vectors the approximate index re-ranks
-// its candidates by; the exact one ignores it.
+// its candidates by when it keeps none of its own (no IndexDir: see
+// build.go); the exact one ignores it.
 type vectors interface {
 	search(q []float32, k int, allow func(string) bool, rerank hnsw.Rerank) ([]index.Hit, error)
 	// searchAmong ranks only ids, a filter's few matches.
@@ -100,8 +101,8 @@ func (a annVectors) len() int                              { return a.Len() }
 func (a annVectors) bytes() int64                          { return a.Bytes() }
 
 // rerank returns the function that gives the approximate index the float
-// vectors of its candidates: one read of the store, in a transaction of
-// its own. A note deleted since the index last caught up comes back nil,
+// vectors of candidates it keeps no floats for: one read of the store, in
+// a transaction of its own. A note deleted since the index last caught up comes back nil,
 // and the index drops it.
 func (m *Memory) rerank(ctx context.Context, ns string) hnsw.Rerank {
 	return func(ids []string) ([][]float32, error) {

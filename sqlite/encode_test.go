@@ -2,6 +2,8 @@ package sqlite
 
 import (
 	"database/sql"
+	"encoding/json"
+	"slices"
 	"testing"
 	"time"
 
@@ -51,6 +53,36 @@ func TestJSONLists(t *testing.T) {
 	for _, s := range []string{"", "null", "[]"} {
 		if got, err := decodeStrings(s); err != nil || got == nil || len(got) != 0 {
 			t.Errorf("decodeStrings(%q) = %#v, %v; want empty, not nil", s, got, err)
+		}
+	}
+}
+
+// The fast path agrees with encoding/json on every input it takes, and
+// leaves the rest to it.
+func TestDecodePlainStrings(t *testing.T) {
+	for _, s := range []string{
+		`[]`, `["a"]`, `["a","b c","ü東京"]`, `[""]`, `["",""]`,
+		`["a\"b"]`, `["a\u003cb"]`, `["a",]`, `[,"a"]`, `["a" ,"b"]`, `[ "a"]`,
+		`["a"`, `"a"]`, `[1]`, `["a","b"]x`, `null`, ``, "[\"\x01\"]", "[\"\xff\"]",
+		`["a"]]`, `[["a"]]`, `["a""b"]`,
+	} {
+		got, ok := decodePlainStrings(s)
+		var want []string
+		err := json.Unmarshal([]byte(s), &want)
+		if ok && (err != nil || !slices.Equal(got, want) || got == nil) {
+			t.Errorf("decodePlainStrings(%q) = %#v; encoding/json: %#v, %v", s, got, want, err)
+		}
+		full, ferr := decodeStrings(s)
+		if (ferr == nil) != (err == nil || s == "") {
+			t.Errorf("decodeStrings(%q) error %v; encoding/json %v", s, ferr, err)
+		}
+		if ferr == nil && err == nil && want != nil && !slices.Equal(full, want) {
+			t.Errorf("decodeStrings(%q) = %#v, want %#v", s, full, want)
+		}
+	}
+	for _, plain := range []string{`[]`, `["a"]`, `["a","b c","ü東京"]`, `["",""]`} {
+		if _, ok := decodePlainStrings(plain); !ok {
+			t.Errorf("decodePlainStrings(%q) fell back", plain)
 		}
 	}
 }
