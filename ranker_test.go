@@ -204,3 +204,45 @@ func TestRankFeatures(t *testing.T) {
 		t.Fatalf("vector mode: %v, want ErrInvalid", err)
 	}
 }
+
+// A namespace loaded from saved index files holds the ranker's data of
+// the notes changed since only; the rest is read from the store when a
+// search first needs it, and gives the same features as a full load.
+func TestRankFeaturesAfterSavedLoad(t *testing.T) {
+	ctx := context.Background()
+	path, dir := filepath.Join(t.TempDir(), "p.db"), t.TempDir()
+	const ns = "kept"
+	mem := openOpts(t, path, annOptions(300, dir))
+	addNotes(t, mem, ns, 0, 600)
+	waitApproximate(t, mem, ns)
+	features := func(mem *amem.Memory) [][]amem.RankCandidate {
+		var out [][]amem.RankCandidate
+		for _, q := range []string{"note kept 17", "note 599", "kept 42 300"} {
+			c, err := mem.RankFeatures(ctx, amem.SearchRequest{Namespace: ns, Query: q, K: 10, LinksPerHit: -1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	want := features(mem)
+	mem.Close()
+
+	again := openOpts(t, path, annOptions(300, dir))
+	defer again.Close()
+	got := features(again)
+	if again.LexLoads() != 1 {
+		t.Fatalf("%d full-text indexes read from files, want 1: the test needs the saved load", again.LexLoads())
+	}
+	for i := range want {
+		if len(got[i]) != len(want[i]) || len(want[i]) == 0 {
+			t.Fatalf("query %d: %d candidates after the saved load, %d before", i, len(got[i]), len(want[i]))
+		}
+		for j := range want[i] {
+			if got[i][j].ID != want[i][j].ID || !slices.Equal(got[i][j].Features, want[i][j].Features) {
+				t.Fatalf("query %d, candidate %d: %v after the saved load, %v before", i, j, got[i][j], want[i][j])
+			}
+		}
+	}
+}

@@ -217,6 +217,12 @@ func crossValidate(ctx context.Context, convs []locomo.Conversation, cfg Config,
 	for i, c := range convs {
 		ids[i] = c.SampleID
 	}
+	// The grid chooses fusion's constants by fusion alone: the run's
+	// ranker was trained on these conversations, and would carry what it
+	// learned of the held-out one into every fold. The ranker has its own
+	// cross-validation (rankerCV).
+	fusion := cfg
+	fusion.Ranker = nil
 	for _, mode := range cfg.Modes {
 		var params []GridParam
 		shipped := Setting{}
@@ -237,7 +243,7 @@ func crossValidate(ctx context.Context, convs []locomo.Conversation, cfg Config,
 			if err != nil {
 				return nil, fmt.Errorf("cv %s %s: %w", mode, s, err)
 			}
-			if results[i], err = gridSearch(ctx, convs, mode, mem, name, s, cfg); err != nil {
+			if results[i], err = gridSearch(ctx, convs, mode, mem, name, s, fusion); err != nil {
 				return nil, fmt.Errorf("cv %s %s: %w", mode, s, err)
 			}
 		}
@@ -245,6 +251,14 @@ func crossValidate(ctx context.Context, convs []locomo.Conversation, cfg Config,
 		for _, q := range res.Questions {
 			if q.Mode == mode {
 				own = append(own, q)
+			}
+		}
+		if cfg.Ranker != nil && !cfg.NoRanker && cfg.rankerApplies(mode) {
+			// The run's own figures went through the ranker; the grid's
+			// in-sample figure is fusion's at the shipped constants.
+			var err error
+			if own, err = gridSearch(ctx, convs, mode, mems[string(mode.ingest())], string(mode.ingest()), shipped, fusion); err != nil {
+				return nil, fmt.Errorf("cv %s: %w", mode, err)
 			}
 		}
 		rep.Modes = append(rep.Modes, folds(mode, settings, results, own, ids, shipped, cfg.K))

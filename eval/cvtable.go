@@ -11,8 +11,12 @@ import (
 func (cv *CVReport) writeTable(w io.Writer, k int) {
 	at := fmt.Sprintf("recall@%d", k)
 	for _, mc := range cv.Modes {
-		fmt.Fprintf(w, "%s, leave one conversation out (%d folds): each fold chooses %s among %d grid points by %s, and is scored on the held-out conversation\n\n",
-			mc.Mode, len(mc.Folds), strings.Join(mc.Params, ", "), mc.Points, cv.Criterion)
+		byFusion := ""
+		if len(cv.Ranker) > 0 {
+			byFusion = "; every search of the grid, and its in-sample figure, by fusion alone (the learned ranker is cross-validated below)"
+		}
+		fmt.Fprintf(w, "%s, leave one conversation out (%d folds): each fold chooses %s among %d grid points by %s, and is scored on the held-out conversation%s\n\n",
+			mc.Mode, len(mc.Folds), strings.Join(mc.Params, ", "), mc.Points, cv.Criterion, byFusion)
 		fmt.Fprintf(w, "| figure | recall@5 | %s | MRR | %s |\n|---|---|---|---|%s\n", at, strings.Join(catHeads(), " | "), strings.Repeat("---|", len(catHeads())))
 		row := func(label string, means map[string]map[string]float64) {
 			o := means["1-4"]

@@ -14,6 +14,7 @@ type QueryTerm struct {
 	Term string
 	// IDF is Lucene's, from the index's live documents, as Search uses.
 	IDF float64
+	id  uint32 // valid for the index that returned it, until it changes
 }
 
 // QueryTerms returns the distinct terms of query that some live document
@@ -39,7 +40,7 @@ func (ix *Index) QueryTerms(query string) []QueryTerm {
 			}
 		}
 		df := float64(ix.post[t].df)
-		out = append(out, QueryTerm{Term: string(term), IDF: math.Log(1 + (n-df+0.5)/(df+0.5))})
+		out = append(out, QueryTerm{Term: string(term), IDF: math.Log(1 + (n-df+0.5)/(df+0.5)), id: t})
 	})
 	return out
 }
@@ -56,6 +57,24 @@ func (ix *Index) Holds(id, term string) bool {
 	}
 	_, found := slices.BinarySearch(ix.docTerms[d], t)
 	return found
+}
+
+// Holding returns which of terms, as QueryTerms returned them from this
+// index unchanged since, the document id holds in any of its fields: bit
+// i for terms[i]. It is Holds for a whole query at the cost of one
+// lookup of the document.
+func (ix *Index) Holding(id string, terms []QueryTerm) uint64 {
+	d, ok := ix.num[id]
+	if !ok {
+		return 0
+	}
+	var mask uint64
+	for i, t := range terms[:min(len(terms), maxQueryTerms)] {
+		if _, found := slices.BinarySearch(ix.docTerms[d], t.id); found {
+			mask |= 1 << i
+		}
+	}
+	return mask
 }
 
 // Tokenizer splits text into terms as the index does. It remembers the

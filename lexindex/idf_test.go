@@ -14,9 +14,9 @@ func TestQueryTermsAndHolds(t *testing.T) {
 
 	got := ix.QueryTerms("Did Caroline run a marathon? Caroline! (zebra)")
 	want := []QueryTerm{
-		{"carolin", math.Log(1 + (2-1+0.5)/(1+0.5))},
-		{"run", math.Log(1 + (2-1+0.5)/(1+0.5))},
-		{"marathon", math.Log(1 + (2-1+0.5)/(1+0.5))},
+		{Term: "carolin", IDF: math.Log(1 + (2-1+0.5)/(1+0.5))},
+		{Term: "run", IDF: math.Log(1 + (2-1+0.5)/(1+0.5))},
+		{Term: "marathon", IDF: math.Log(1 + (2-1+0.5)/(1+0.5))},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("QueryTerms: %v, want %v (distinct, indexed terms in query order)", got, want)
@@ -37,6 +37,15 @@ func TestQueryTermsAndHolds(t *testing.T) {
 	} {
 		if got := ix.Holds(c.id, c.term); got != c.want {
 			t.Errorf("Holds(%s, %s) = %v, want %v", c.id, c.term, got, c.want)
+		}
+	}
+	qt := ix.QueryTerms("marathon paint run art")
+	for _, c := range []struct {
+		id   string
+		want uint64
+	}{{"a", 0b0101}, {"b", 0b1010}, {"c", 0}, {"x", 0}} {
+		if got := ix.Holding(c.id, qt); got != c.want {
+			t.Errorf("Holding(%s) = %04b, want %04b", c.id, got, c.want)
 		}
 	}
 	if New().QueryTerms("anything") != nil {
