@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/amem-dev/amem/lexindex"
 )
@@ -109,78 +106,6 @@ func (m *Memory) RankFeatures(ctx context.Context, req SearchRequest) ([]RankCan
 		return nil, err
 	}
 	return cands, nil
-}
-
-// question is what the features read of the query.
-type question struct {
-	terms []lexindex.QueryTerm
-	hash  []uint64
-	idf   float64  // the terms' idf summed
-	names []uint64 // hashes of its capitalised words, lowercased, sorted
-	kind  questionKind
-}
-
-type questionKind uint8
-
-const (
-	asksWhen questionKind = 1 << iota
-	asksWho
-	asksWhere
-	asksHowMany
-	asksWhy
-)
-
-// questionWords are capitalised at a question's start, never names.
-var questionWords = map[string]bool{
-	"what": true, "when": true, "where": true, "who": true, "whom": true, "whose": true, "why": true,
-	"how": true, "which": true, "did": true, "does": true, "do": true, "is": true, "was": true,
-	"are": true, "were": true, "has": true, "have": true, "can": true, "would": true, "could": true,
-	"will": true, "should": true, "in": true, "on": true, "according": true, "i": true,
-}
-
-func readQuestion(lex *lexindex.Index, q string) question {
-	var out question
-	out.terms = lex.QueryTerms(q)
-	for _, t := range out.terms {
-		out.hash = append(out.hash, hashString(t.Term))
-		out.idf += t.IDF
-	}
-	lower := " " + strings.ToLower(q) + " "
-	has := func(ws ...string) bool {
-		for _, w := range ws {
-			if strings.Contains(lower, w) {
-				return true
-			}
-		}
-		return false
-	}
-	if has(" when ", " what year", " what month", " what date", " what day", " what time", " how long ago") {
-		out.kind |= asksWhen
-	}
-	if has(" who ", " whom ", " whose ") {
-		out.kind |= asksWho
-	}
-	if has(" where ") {
-		out.kind |= asksWhere
-	}
-	if has(" how many ", " how much ", " how long ", " how often ") {
-		out.kind |= asksHowMany
-	}
-	if has(" why ") {
-		out.kind |= asksWhy
-	}
-	for w := range strings.FieldsSeq(q) {
-		word := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
-		r, _ := utf8.DecodeRuneInString(word)
-		if word == "" || !unicode.IsUpper(r) || questionWords[strings.ToLower(word)] {
-			continue
-		}
-		out.names = append(out.names, hashString(strings.ToLower(word)))
-	}
-	slices.Sort(out.names)
-	out.names = slices.Compact(out.names)
-	return out
 }
 
 // rankCandidates computes the features of in's window, in its order.
