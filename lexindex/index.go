@@ -69,7 +69,7 @@ type postings struct {
 	// one note scores as its BM25 limit anyway): half the bytes of a
 	// posting's frequency, a sixth of the index's heap at 1M notes.
 	tfs []uint16
-	df   int // live documents in docs
+	df  int // live documents in docs
 	// sky bounds the term's BM25 factor for any average length: the
 	// (tf, length) pairs of its postings that no other pair beats on both
 	// (higher tf, shorter doc), merged pairwise when more than maxSky. It
