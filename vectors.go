@@ -48,7 +48,9 @@ func (f flatVectors) bytes() int64 { return int64(f.Len()) * int64(f.Dim()) * 4 
 type annVectors struct{ *hnsw.Index }
 
 // annOptions are the kernel's approximate indexes' options, with
-// Options.ApproximateEf as EfSearch (default 384). On BenchmarkScale's
+// Options.ApproximateEf as EfSearch (default 256 since re-ranking reads
+// mapped floats; the figures below led to 384 before, see
+// DefaultApproximateEf for today's). On BenchmarkScale's
 // notes (LoCoMo turns, each repeated with a little noise, so
 // near-duplicates by the dozen) at 100k, re-ranked recall@10 over 200
 // questions was 0.876 at EfSearch 128, 0.945 at 192, 0.965 at 256 and

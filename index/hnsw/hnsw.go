@@ -139,7 +139,7 @@ type Index struct {
 	rows   []byte
 	stride int // dim+4
 	level  []uint8
-	links0 []uint32   // m0+1 per node: count, then neighbours
+	links0 []uint32 // m0+1 per node: count, then neighbours
 	// upper holds the lists of layers 1..level of every node above layer
 	// 0, M+1 words each, in node order (as the file has them); upperAt[u]
 	// is where node u's begin. One slab and an offset cost 4 bytes a
