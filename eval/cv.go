@@ -305,12 +305,9 @@ func gridSearch(ctx context.Context, convs []locomo.Conversation, mode Mode, mem
 	var out []QuestionResult
 	for _, c := range convs {
 		req.Namespace = cfg.namespace(ingestName, c.SampleID)
-		for _, q := range c.QA {
-			qr, _, err := retrieve(ctx, mem, req, cfg.K, mode, c.SampleID, q)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, qr)
+		var err error
+		if out, err = askAll(ctx, c, mode, cfg, mem, req, out); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -267,7 +267,11 @@ func askWith(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, 
 	req := cfg.search(mode)
 	req.Namespace = cfg.namespace(string(mode.ingest()), c.SampleID)
 	set(&req)
-	var out []QuestionResult
+	return askAll(ctx, c, mode, cfg, mem, req, nil)
+}
+
+// askAll appends to out the results of every question of c asked with req.
+func askAll(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory, req amem.SearchRequest, out []QuestionResult) ([]QuestionResult, error) {
 	for _, q := range c.QA {
 		qr, _, err := retrieve(ctx, mem, req, cfg.K, mode, c.SampleID, q)
 		if err != nil {

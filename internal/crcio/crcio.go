@@ -133,32 +133,23 @@ func (c *Reader) U64() uint64 {
 
 // U32s fills dst, decoding through a bounded buffer rather than one the
 // size of dst.
-func (c *Reader) U32s(dst []uint32) {
-	for len(dst) > 0 && c.err == nil {
-		k := min(len(dst), 1<<14)
-		if cap(c.buf) < 4*k {
-			c.buf = make([]byte, 4*k)
-		}
-		b := c.buf[:4*k]
-		c.Full(b)
-		for i := range k {
-			dst[i] = binary.LittleEndian.Uint32(b[4*i:])
-		}
-		dst = dst[k:]
-	}
-}
+func (c *Reader) U32s(dst []uint32) { fill(c, dst, 4, binary.LittleEndian.Uint32) }
 
 // U16s fills dst as U32s does.
-func (c *Reader) U16s(dst []uint16) {
+func (c *Reader) U16s(dst []uint16) { fill(c, dst, 2, binary.LittleEndian.Uint16) }
+
+// fill decodes little-endian integers of width bytes into dst, at most
+// 16k at a time through c's buffer.
+func fill[T uint16 | uint32](c *Reader, dst []T, width int, decode func([]byte) T) {
 	for len(dst) > 0 && c.err == nil {
 		k := min(len(dst), 1<<14)
-		if cap(c.buf) < 2*k {
-			c.buf = make([]byte, 2*k)
+		if cap(c.buf) < width*k {
+			c.buf = make([]byte, width*k)
 		}
-		b := c.buf[:2*k]
+		b := c.buf[:width*k]
 		c.Full(b)
 		for i := range k {
-			dst[i] = binary.LittleEndian.Uint16(b[2*i:])
+			dst[i] = decode(b[width*i:])
 		}
 		dst = dst[k:]
 	}
