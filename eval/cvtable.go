@@ -19,11 +19,7 @@ func (cv *CVReport) writeTable(w io.Writer, k int) {
 			mc.Mode, len(mc.Folds), strings.Join(mc.Params, ", "), mc.Points, cv.Criterion, byFusion)
 		fmt.Fprintf(w, "| figure | recall@5 | %s | MRR | %s |\n|---|---|---|---|%s\n", at, strings.Join(catHeads(), " | "), strings.Repeat("---|", len(catHeads())))
 		row := func(label string, means map[string]map[string]float64) {
-			o := means["1-4"]
-			fmt.Fprintf(w, "| %s | %s | %s | %s |", label, cell(o, "recall@5"), cell(o, at), cell(o, "mrr"))
-			for _, c := range categoryKeys[:5] {
-				fmt.Fprintf(w, " %s |", cell(means[c], at))
-			}
+			scoreRow(w, label, means, at)
 			fmt.Fprintln(w)
 		}
 		row("in-sample (shipped constants), pooled over questions", mc.InSample.Means)
@@ -70,12 +66,8 @@ func (rc *RankerCV) writeTable(w io.Writer, k int) {
 	fmt.Fprintf(w, "%s, learned ranker, leave one conversation out (%d folds): each fold's ranker is trained on the other conversations (%s)\n\n", rc.Mode, len(rc.Folds), rc.Training)
 	fmt.Fprintf(w, "| figure | recall@5 | %s | MRR | %s | whole context |\n|---|---|---|---|%s---|\n", at, strings.Join(catHeads(), " | "), strings.Repeat("---|", len(catHeads())))
 	row := func(label string, means map[string]map[string]float64) {
-		o := means["1-4"]
-		fmt.Fprintf(w, "| %s | %s | %s | %s |", label, cell(o, "recall@5"), cell(o, at), cell(o, "mrr"))
-		for _, c := range categoryKeys[:5] {
-			fmt.Fprintf(w, " %s |", cell(means[c], at))
-		}
-		fmt.Fprintf(w, " %s |\n", cell(o, "recall@context"))
+		scoreRow(w, label, means, at)
+		fmt.Fprintf(w, " %s |\n", cell(means["1-4"], "recall@context"))
 	}
 	row("fusion only, mean over conversations", rc.FusionMean)
 	row("ranker in-sample (trained on every conversation), mean over conversations", rc.InSampleMean)
@@ -96,4 +88,14 @@ func (rc *RankerCV) writeTable(w io.Writer, k int) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "\nranker cross-validation: %.0f s\n\n", rc.Seconds)
+}
+
+// scoreRow writes a CV table row's label, recall@5, recall@k and MRR over
+// categories 1-4, and recall@k per category, leaving the line open.
+func scoreRow(w io.Writer, label string, means map[string]map[string]float64, at string) {
+	o := means["1-4"]
+	fmt.Fprintf(w, "| %s | %s | %s | %s |", label, cell(o, "recall@5"), cell(o, at), cell(o, "mrr"))
+	for _, c := range categoryKeys[:5] {
+		fmt.Fprintf(w, " %s |", cell(means[c], at))
+	}
 }

@@ -41,19 +41,7 @@ func keeping(t *testing.T, c *corpus, n int) pair {
 		t.Fatal(err)
 	}
 	ann.KeepFloats()
-	exact := index.NewFlat(c.dim)
-	vs := c.vectors(0, n)
-	ids := make([]string, n)
-	for i := range ids {
-		ids[i] = idOf(i)
-		if err := exact.Upsert(ids[i], vs[i]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := ann.UpsertBatch(ids, vs); err != nil {
-		t.Fatal(err)
-	}
-	return pair{ann, exact}
+	return fill(t, c, n, ann)
 }
 
 // exactScores fails the test unless every hit's score is the exact

@@ -30,6 +30,12 @@ func build(t testing.TB, c *corpus, n int, opts *Options) pair {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return fill(t, c, n, ann)
+}
+
+// fill adds c's first n vectors to ann and to an exact index beside it.
+func fill(t testing.TB, c *corpus, n int, ann *Index) pair {
+	t.Helper()
 	exact := index.NewFlat(c.dim)
 	vs := c.vectors(0, n)
 	ids := make([]string, n)
