@@ -39,7 +39,10 @@ func newFakeServer(t *testing.T, handle func(w http.ResponseWriter, r *http.Requ
 	f.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, err := io.ReadAll(r.Body)
 		if err != nil {
-			t.Errorf("reading request body: %v", err)
+			// The client hung up mid-body: the embedder cancels its other
+			// batches once one fails, so this request was abandoned, not
+			// malformed. It is not recorded and gets no answer.
+			return
 		}
 		var body map[string]any
 		if err := json.Unmarshal(raw, &body); err != nil {
