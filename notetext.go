@@ -3,44 +3,22 @@ package amem
 import (
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/amem-dev/amem/lexindex"
 )
 
-// What the ranker needs to know of each note, derived from its text once,
-// when the kernel indexes the note (space.go), and kept beside the
-// full-text index in step with the change feed. Reading a candidate's
-// row from the store at search time instead cost about 1 ms per search at
-// 100k notes, which broke issue 12's latency bound (hybrid p50 within
-// 1.5x of vector-only).
-
-// noteText is one note's ranker data, held by value in one allocation
-// of hashes: a search reads a hundred candidates' at random among all
-// the namespace's, and every separate allocation cost a cache miss each
-// (at 100k notes the features took 0.5 ms a search with four).
-type noteText struct {
-	// sets are three sorted sets of hashes (termHash) back to back: the
-	// content's distinct terms [:nc], the keywords' terms [nc:nk], and the
-	// capitalised words of the content after the speaker, lowercased
-	// [nk:].
-	sets   []uint64
-	nc, nk int32
-	terms  int32 // the content's length in terms
-	traits noteTrait
-	// speaker is the hash of the "Speaker:" the content starts with,
-	// lowercased; 0 if none.
-	speaker uint64
-	// keywordList is the keywords themselves, for the feedback ranking
-	// (rankings.go).
-	keywordList []string
-}
-
-func (t *noteText) content() []uint64  { return t.sets[:t.nc] }
-func (t *noteText) keywords() []uint64 { return t.sets[t.nc:t.nk] }
-func (t *noteText) names() []uint64    { return t.sets[t.nk:] }
+// What the ranker needs to know of each note is derived from its text
+// when the kernel indexes it (space.go) and kept in the full-text index,
+// in step with the change feed: where the note holds each of its terms
+// (content, keywords, the names it mentions, its speaker: lexindex.Where)
+// and, in the document's Aux, its traits and the content's length.
+// Reading a candidate's row from the store at search time instead cost
+// about 1 ms a search at 100k notes, which broke issue 12's latency bound
+// (hybrid p50 within 1.5x of vector-only); a copy of each note's term
+// sets beside the index cost about 950 heap bytes a note, which broke its
+// memory bound at 1M notes.
 
 type noteTrait uint8
 
@@ -52,68 +30,36 @@ const (
 	hasName                          // a capitalised word other than the speaker's name
 )
 
-// bytes is about the memory a noteText holds, for the index budget.
-func (t *noteText) bytes() int64 {
-	n := int64(96 + 8*len(t.sets))
-	for _, s := range t.keywordList {
-		n += int64(16 + len(s))
-	}
-	return n
+// A note's Aux in the full-text index: its traits in the low byte, the
+// content's length in terms above, saturating.
+const (
+	auxTraitBits = 8
+	maxAuxTerms  = 1<<(32-auxTraitBits) - 1
+)
+
+func noteAux(traits noteTrait, terms int) uint32 {
+	return uint32(min(terms, maxAuxTerms))<<auxTraitBits | uint32(traits)
 }
 
-// termHash is FNV-1a over a term's bytes.
-func termHash(term []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range term {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
-	return h
-}
+func auxTraits(aux uint32) noteTrait { return noteTrait(aux) }
+func auxTerms(aux uint32) int       { return int(aux >> auxTraitBits) }
 
-func hashString(s string) uint64 { return termHash([]byte(s)) }
-
-// holds reports whether a sorted hash set holds h.
-func holds(set []uint64, h uint64) bool {
-	_, ok := slices.BinarySearch(set, h)
-	return ok
-}
-
-// newNoteText derives a note's ranker data from the text the full-text
-// index holds of it, with tok (which the caller does not share).
-func newNoteText(tok *lexindex.Tokenizer, f lexindex.Fields) noteText {
-	var t noteText
+// textOf is what the full-text index holds of a note: its text, and the
+// ranker's names, speaker and Aux, derived with tok (which the caller
+// does not share).
+func textOf(tok *lexindex.Tokenizer, n Note) lexindex.Fields {
+	f := lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags}
 	body, speaker := f.Content, ""
 	if sp, rest, ok := splitSpeaker(f.Content); ok {
 		speaker, body = strings.ToLower(sp), rest
-		t.speaker = hashString(speaker)
+		f.Speaker = speaker
 	}
-	var content, keywords []uint64
-	tok.Each(f.Content, func(term []byte) {
-		t.terms++
-		content = append(content, termHash(term))
-	})
-	content = sortedSet(content)
-	for _, k := range f.Keywords {
-		tok.Each(k, func(term []byte) { keywords = append(keywords, termHash(term)) })
-	}
-	keywords = sortedSet(keywords)
+	terms := 0
+	tok.Each(f.Content, func([]byte) { terms++ })
 	names, traits := scanBody(body, speaker)
-	t.traits = traits
-	t.sets = make([]uint64, 0, len(content)+len(keywords)+len(names))
-	t.sets = append(append(t.sets, content...), keywords...)
-	t.nc, t.nk = int32(len(content)), int32(len(content)+len(keywords))
-	for _, n := range names {
-		t.sets = append(t.sets, hashString(n))
-	}
-	slices.Sort(t.sets[t.nk:])
-	t.keywordList = slices.Clip(f.Keywords)
-	return t
-}
-
-func sortedSet(xs []uint64) []uint64 {
-	slices.Sort(xs)
-	return slices.Clip(slices.Compact(xs))
+	f.Names = names
+	f.Aux = noteAux(traits, terms)
+	return f
 }
 
 // splitSpeaker splits "Name: text" into the name and the text, for a
@@ -187,43 +133,4 @@ var timeWords = map[string]bool{
 	"week": true, "month": true, "year": true, "ago": true, "last": true, "recently": true, "morning": true,
 	"evening": true, "night": true, "weeks": true, "months": true, "years": true, "days": true, "summer": true,
 	"winter": true, "spring": true, "fall": true, "birthday": true,
-}
-
-// noteTexts holds a namespace's noteText by note ID. It has a lock of its
-// own: searches, holding the space's read lock, add the notes a saved
-// index load did not read (see space.texts).
-type noteTexts struct {
-	mu    sync.RWMutex
-	m     map[string]noteText
-	bytes int64
-}
-
-func newNoteTexts(n int) *noteTexts { return &noteTexts{m: make(map[string]noteText, n)} }
-
-func (ts *noteTexts) put(id string, t noteText) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if old, ok := ts.m[id]; ok {
-		ts.bytes -= old.bytes()
-	}
-	ts.m[id] = t
-	ts.bytes += t.bytes()
-}
-
-func (ts *noteTexts) remove(id string) {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if old, ok := ts.m[id]; ok {
-		ts.bytes -= old.bytes()
-		delete(ts.m, id)
-	}
-}
-
-func (ts *noteTexts) size() int64 {
-	if ts == nil {
-		return 0
-	}
-	ts.mu.RLock()
-	defer ts.mu.RUnlock()
-	return ts.bytes
 }

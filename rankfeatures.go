@@ -2,7 +2,6 @@ package amem
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 
@@ -118,37 +117,15 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 			return nil, err
 		}
 	}
-	texts := make([]noteText, len(in.window))
-	have := make([]bool, len(in.window))
-	var missing []string
 	s.mu.RLock()
 	q := readQuestion(s.lex, in.query)
-	all := make([]uint64, len(in.window)) // all-fields: which query terms each note holds
-	tx := s.texts
-	tx.mu.RLock()
+	where := make([]lexindex.Where, len(in.window)*len(q.lookup))
+	aux := make([]uint32, len(in.window))
+	have := make([]bool, len(in.window))
 	for i, c := range in.window {
-		texts[i], have[i] = tx.m[c.ID]
-		if !have[i] {
-			missing = append(missing, c.ID)
-		}
-		all[i] = s.lex.Holding(c.ID, q.terms)
+		aux[i], have[i] = s.lex.Where(c.ID, q.lookup, where[i*len(q.lookup):(i+1)*len(q.lookup)])
 	}
-	tx.mu.RUnlock()
 	s.mu.RUnlock()
-	if len(missing) > 0 {
-		// Notes a load from saved indexes did not read (space.texts): read
-		// them once, and keep what they give.
-		got, err := m.readTexts(ctx, ns, missing)
-		if err != nil {
-			return nil, err
-		}
-		for i, c := range in.window {
-			if t, ok := got[c.ID]; ok && !have[i] {
-				texts[i], have[i] = t, true
-				tx.put(c.ID, t)
-			}
-		}
-	}
 
 	// Each ranking's place for each candidate.
 	places := make([]map[string]int, len(in.rankings))
@@ -177,7 +154,7 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 			f[base+2] = in.rankings[r][at].Score
 		}
 		if have[i] {
-			noteFeatures(f[1+3*len(rankingNames):], q, &texts[i], all[i])
+			noteFeatures(f[1+3*len(rankingNames):], &q, where[i*len(q.lookup):(i+1)*len(q.lookup)], aux[i])
 		}
 		out[i] = RankCandidate{ID: c.ID, Fused: c.Score, Features: f}
 	}
@@ -185,40 +162,56 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 }
 
 // noteFeatures fills f, the features after the per-ranking ones (see
-// rankFeatures), for a note t whose indexed fields hold the query terms
-// held says (bit j for term j). A note deleted since it was ranked has
+// rankFeatures), for a note where which holds q.lookup's terms where
+// says and whose Aux is aux. A note deleted since it was ranked has
 // none: they stay 0.
-func noteFeatures(f []float64, q question, t *noteText, held uint64) {
+func noteFeatures(f []float64, q *question, where []lexindex.Where, aux uint32) {
 	var content, keywords, any float64
 	for j, qt := range q.terms {
-		if holds(t.content(), q.hash[j]) {
+		w := where[j]
+		if w&lexindex.InContent != 0 {
 			content += qt.IDF
 		}
-		if holds(t.keywords(), q.hash[j]) {
+		if w&lexindex.InKeywords != 0 {
 			keywords += qt.IDF
 		}
-		if held&(1<<j) != 0 {
+		if w&lexindex.Held != 0 {
 			any += qt.IDF
 		}
 	}
 	if q.idf > 0 {
 		f[0], f[1], f[2] = content/q.idf, keywords/q.idf, any/q.idf
 	}
-	if len(q.names) > 0 {
-		n := 0
-		for _, name := range q.names {
-			if holds(t.names(), name) {
-				n++
+	// Each name's marks follow the terms' in where; a name counts if
+	// every term of it is marked.
+	marked := func(w []lexindex.Where, m lexindex.Where) bool {
+		for _, x := range w {
+			if x&m == 0 {
+				return false
 			}
 		}
-		f[3] = float64(n) / float64(len(q.names))
+		return len(w) > 0
 	}
-	if t.speaker != 0 && holds(q.names, t.speaker) {
+	named, spoke := 0, false
+	at := len(q.terms)
+	for _, name := range q.names {
+		w := where[at : at+len(name)]
+		at += len(name)
+		if marked(w, lexindex.InNames) {
+			named++
+		}
+		spoke = spoke || marked(w, lexindex.InSpeaker)
+	}
+	if len(q.names) > 0 {
+		f[3] = float64(named) / float64(len(q.names))
+	}
+	if spoke {
 		f[4] = 1
 	}
-	f[5] = math.Log1p(float64(t.terms))
+	f[5] = math.Log1p(float64(auxTerms(aux)))
+	traits := auxTraits(aux)
 	cross := func(i int, k questionKind, tr noteTrait) {
-		if q.kind&k != 0 && t.traits&tr != 0 {
+		if q.kind&k != 0 && traits&tr != 0 {
 			f[i] = 1
 		}
 	}
@@ -227,24 +220,4 @@ func noteFeatures(f []float64, q question, t *noteText, held uint64) {
 	cross(8, asksWhere, hasPlace)
 	cross(9, asksHowMany, hasNumber)
 	cross(10, asksWhy, hasBecause)
-}
-
-// readTexts reads the notes' ranker data from the store.
-func (m *Memory) readTexts(ctx context.Context, ns string, ids []string) (map[string]noteText, error) {
-	out := make(map[string]noteText, len(ids))
-	err := m.view(ctx, func(tx Tx) error {
-		notes, err := tx.Notes(ns, ids)
-		if err != nil {
-			return err
-		}
-		var tok lexindex.Tokenizer
-		for _, n := range notes {
-			out[n.ID] = newNoteText(&tok, textOf(n))
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("ranker: %w", err)
-	}
-	return out, nil
 }

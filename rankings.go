@@ -4,8 +4,9 @@ import (
 	"context"
 	"math"
 	"slices"
-	"strings"
 	"time"
+
+	"github.com/amem-dev/amem/lexindex"
 )
 
 // Hybrid search can fuse three more rankings, each derived from a first
@@ -75,17 +76,9 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 	for _, h := range first[:min(feedbackDocs, len(first))] {
 		ids = append(ids, h.ID)
 	}
-	// The feedback query's keywords are those the kernel holds beside
-	// the full-text index when it has them all: reading the three rows
-	// cost about 0.45 ms of CPU a search at 100k notes (BenchmarkSearchModes).
-	var terms []string
-	held := false
-	if w.feedback > 0 && w.dense <= 0 {
-		terms, held = m.heldKeywords(ns, ids)
-	}
 	err := m.view(ctx, func(tx Tx) error {
-		if w.dense > 0 || w.feedback > 0 && !held {
-			// Only the few hits whose keywords or vectors feed back are read.
+		if w.dense > 0 {
+			// Only the few hits whose vectors feed back are read.
 			notes, err := tx.Notes(ns, ids)
 			if err != nil {
 				return err
@@ -114,12 +107,7 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 		rankings, weights, names = append(rankings, replies), append(weights, w.reply), append(names, "reply")
 	}
 	if w.feedback > 0 {
-		if !held {
-			for _, n := range hitNotes {
-				terms = append(terms, n.Keywords...)
-			}
-		}
-		fb, err := m.feedback(ctx, ns, terms, depth, allow)
+		fb, err := m.feedback(ctx, ns, ids, depth, allow)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -167,14 +155,25 @@ func isReply(at, next time.Time) bool {
 	return d >= -replyWindow && d <= replyWindow
 }
 
-// feedback is the full-text ranking of the first hits' keywords, to
-// depth.
-func (m *Memory) feedback(ctx context.Context, ns string, terms []string, depth int, allow map[string]bool) ([]Scored, error) {
-	if len(terms) == 0 {
-		return nil, nil
+// feedback is the full-text ranking, to depth, of the keywords of the
+// first hits ids, read from the full-text index (lexindex.InKeywords):
+// reading the three rows from the store cost about 0.45 ms of CPU a
+// search at 100k notes (BenchmarkSearchModes).
+func (m *Memory) feedback(ctx context.Context, ns string, ids []string, depth int, allow map[string]bool) ([]Scored, error) {
+	s, err := m.fresh(ctx, ns)
+	if err != nil {
+		return nil, err
 	}
-	_, lex, err := m.rank(ctx, ns, strings.Join(terms, " "), 0, depth, allow)
-	return lex, err
+	var filter func(string) bool
+	if allow != nil {
+		filter = func(id string) bool { return allow[id] }
+	}
+	hits := s.searchLike(ids, lexindex.InKeywords, depth, filter)
+	out := make([]Scored, len(hits))
+	for i, h := range hits {
+		out[i] = Scored{ID: h.ID, Score: h.Score}
+	}
+	return out, nil
 }
 
 // denseFeedback is the vector ranking, to depth, of the normalised mean
@@ -257,30 +256,4 @@ func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, 
 		left = slices.Delete(left, best, best+1)
 	}
 	return out, nil
-}
-
-// heldKeywords returns the keywords of the notes ids, in order, from the
-// namespace's ranker data (notetext.go), and whether it held every one.
-func (m *Memory) heldKeywords(ns string, ids []string) ([]string, bool) {
-	s := m.spaces.loaded(ns)
-	if s == nil {
-		return nil, false
-	}
-	s.mu.RLock()
-	ts := s.texts
-	s.mu.RUnlock()
-	if ts == nil {
-		return nil, false
-	}
-	ts.mu.RLock()
-	defer ts.mu.RUnlock()
-	var out []string
-	for _, id := range ids {
-		t, ok := ts.m[id]
-		if !ok {
-			return nil, false
-		}
-		out = append(out, t.keywordList...)
-	}
-	return out, true
 }

@@ -16,10 +16,15 @@ import (
 // question is what the features read of the query.
 type question struct {
 	terms []lexindex.QueryTerm
-	hash  []uint64
-	idf   float64  // the terms' idf summed
-	names []uint64 // hashes of its capitalised words, lowercased, sorted
-	kind  questionKind
+	idf   float64 // the terms' idf summed
+	// names are its capitalised words' terms, a word each, lowercased
+	// and distinct, in order; nil for a word a term of which no note
+	// holds (no note names it).
+	names [][]lexindex.QueryTerm
+	// lookup is terms, then every name's terms: what a note is asked
+	// about (lexindex.Index.Where).
+	lookup []lexindex.QueryTerm
+	kind   questionKind
 }
 
 type questionKind uint8
@@ -44,7 +49,6 @@ func readQuestion(lex *lexindex.Index, q string) question {
 	var out question
 	out.terms = lex.QueryTerms(q)
 	for _, t := range out.terms {
-		out.hash = append(out.hash, hashString(t.Term))
 		out.idf += t.IDF
 	}
 	lower := " " + strings.ToLower(q) + " "
@@ -71,16 +75,23 @@ func readQuestion(lex *lexindex.Index, q string) question {
 	if has(" why ") {
 		out.kind |= asksWhy
 	}
+	out.lookup = slices.Clip(out.terms)
+	var seen []string
 	for w := range strings.FieldsSeq(q) {
 		word := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
 		word = strings.TrimSuffix(strings.TrimSuffix(word, "'s"), "’s")
 		r, _ := utf8.DecodeRuneInString(word)
-		if word == "" || !unicode.IsUpper(r) || questionWords[strings.ToLower(word)] {
+		lw := strings.ToLower(word)
+		if word == "" || !unicode.IsUpper(r) || questionWords[lw] || slices.Contains(seen, lw) {
 			continue
 		}
-		out.names = append(out.names, hashString(strings.ToLower(word)))
+		seen = append(seen, lw)
+		terms, all := lex.Terms(lw)
+		if !all {
+			terms = nil
+		}
+		out.names = append(out.names, terms)
+		out.lookup = append(out.lookup, terms...)
 	}
-	slices.Sort(out.names)
-	out.names = slices.Compact(out.names)
 	return out
 }

@@ -24,49 +24,71 @@ func TestReadQuestion(t *testing.T) {
 		{"What did I paint?", 0, nil},
 	} {
 		q := readQuestion(ix, c.q)
-		var want []uint64
-		for _, n := range c.names {
-			want = append(want, hashString(n))
+		var names []string
+		for _, n := range q.names {
+			for _, t := range n {
+				names = append(names, t.Term)
+			}
 		}
-		slices.Sort(want)
-		if q.kind != c.kind || !slices.Equal(q.names, want) {
-			t.Errorf("%q: kind %b names %v, want %b %v", c.q, q.kind, q.names, c.kind, c.names)
+		var want []string
+		for _, n := range c.names {
+			want = append(want, lexindex.Terms(n)...)
+		}
+		if q.kind != c.kind || !slices.Equal(names, want) {
+			t.Errorf("%q: kind %b names %v, want %b %v", c.q, q.kind, names, c.kind, want)
 		}
 	}
-	q := readQuestion(ix, "Did Caroline visit Paris, Caroline?")
-	if len(q.terms) != 2 || q.terms[0].Term != "carolin" || q.terms[1].Term != "pari" || len(q.hash) != 2 || q.idf <= 0 {
+	q := readQuestion(ix, "Did Caroline visit Paris, Caroline, or Denver?")
+	if len(q.terms) != 2 || q.terms[0].Term != "carolin" || q.terms[1].Term != "pari" || q.idf <= 0 {
 		t.Fatalf("terms %v: want carolin and pari, once each, with their idf (visit is in no note)", q.terms)
+	}
+	// Denver, in no note, is a name no note can match; Caroline once.
+	if len(q.names) != 3 || len(q.names[0]) != 1 || len(q.names[1]) != 1 || q.names[2] != nil || len(q.lookup) != 4 {
+		t.Fatalf("names %v, lookup %v", q.names, q.lookup)
 	}
 }
 
-func TestNoteText(t *testing.T) {
+func TestTextOf(t *testing.T) {
 	var tok lexindex.Tokenizer
-	nt := newNoteText(&tok, lexindex.Fields{
+	ix := lexindex.New()
+	ix.Upsert("n", textOf(&tok, Note{
 		Content:  "Mel: We drove to Paris last May. Jon came 3 times because he loves it. Mel too",
 		Keywords: []string{"road trip"},
-	})
-	if nt.speaker != hashString("mel") || nt.terms != 17 {
-		t.Fatalf("speaker %x, %d terms", nt.speaker, nt.terms)
+	}))
+	terms := ix.QueryTerms("mel paris jon we road drove")
+	where := make([]lexindex.Where, len(terms))
+	aux, ok := ix.Where("n", terms, where)
+	if !ok || auxTerms(aux) != 17 {
+		t.Fatalf("ok %v, %d terms", ok, auxTerms(aux))
 	}
-	if !holds(nt.names(), hashString("paris")) {
-		t.Error("the names miss paris")
+	at := map[string]lexindex.Where{}
+	for i, qt := range terms {
+		at[qt.Term] = where[i]
+	}
+	if at["mel"]&lexindex.InSpeaker == 0 || at["pari"]&lexindex.InNames == 0 {
+		t.Errorf("speaker mel %b, name paris %b", at["mel"], at["pari"])
 	}
 	// "Jon" and the second "Mel" start a sentence, "We" the text after
 	// the speaker: none is taken for a name.
 	for _, w := range []string{"jon", "mel", "we"} {
-		if holds(nt.names(), hashString(w)) {
+		if at[w]&lexindex.InNames != 0 {
 			t.Errorf("%s, a sentence's first word, taken for a name", w)
 		}
 	}
+	traits := auxTraits(aux)
 	for _, tr := range []noteTrait{hasTime, hasNumber, hasBecause, hasPlace, hasName} {
-		if nt.traits&tr == 0 {
-			t.Errorf("trait %b missing from %b", tr, nt.traits)
+		if traits&tr == 0 {
+			t.Errorf("trait %b missing from %b", tr, traits)
 		}
 	}
-	if !holds(nt.keywords(), termHash([]byte("road"))) || holds(nt.content(), termHash([]byte("road"))) {
-		t.Error("keywords' and content's terms mixed up")
+	if at["road"] != lexindex.Held|lexindex.InKeywords || at["drove"] != lexindex.Held|lexindex.InContent {
+		t.Errorf("keywords' and content's terms mixed up: road %b, drove %b", at["road"], at["drove"])
 	}
-	if !slices.Equal(nt.keywordList, []string{"road trip"}) {
-		t.Errorf("keyword list %v", nt.keywordList)
+}
+
+func TestNoteAuxSaturates(t *testing.T) {
+	a := noteAux(hasTime|hasName, 1<<30)
+	if auxTraits(a) != hasTime|hasName || auxTerms(a) != maxAuxTerms {
+		t.Errorf("traits %b, terms %d", auxTraits(a), auxTerms(a))
 	}
 }

@@ -36,12 +36,8 @@ type space struct {
 
 	mu  sync.RWMutex // guards every field below but used
 	idx vectors
-	lex *lexindex.Index
-	// texts is the ranker's data of the notes lex holds (notetext.go);
-	// after a load from saved indexes, only of the notes changed since
-	// they were written, the others added when a search first needs them.
-	texts *noteTexts
-	seq   int64 // the feed number the indexes reflect; -1 until loaded
+	lex *lexindex.Index // with the ranker's marks (notetext.go)
+	seq int64           // the feed number the indexes reflect; -1 until loaded
 
 	// building is set while an approximate index is built in the
 	// background (build.go), until the next catch-up swaps the result,
@@ -166,7 +162,7 @@ func (s *space) bytes() int64 {
 	if s.idx == nil {
 		return 0
 	}
-	return s.idx.bytes() + s.lex.Bytes() + s.texts.size()
+	return s.idx.bytes() + s.lex.Bytes()
 }
 
 // selective is the share of a namespace below which a filter's matches
@@ -209,9 +205,16 @@ func (s *space) searchText(query string, k int, allow func(string) bool) []lexin
 	return s.lex.Search(query, k, allow)
 }
 
-// textOf is what the full-text index holds of a note.
-func textOf(n Note) lexindex.Fields {
-	return lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags}
+// searchLike ranks the space's notes by BM25 against the terms the
+// notes ids hold where w says (lexindex.TermsOf), in their order.
+func (s *space) searchLike(ids []string, w lexindex.Where, k int, allow func(string) bool) []lexindex.Hit {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var terms []lexindex.QueryTerm
+	for _, id := range ids {
+		terms = s.lex.TermsOf(terms, id, w)
+	}
+	return s.lex.SearchTerms(terms, k, allow)
 }
 
 // fresh returns the namespace's space caught up with every change
@@ -251,7 +254,7 @@ func (m *Memory) advance(ctx context.Context, nss ...string) {
 // after (errStaleIndex if not). The text is indexed on another
 // goroutine, in batches, while the store is read and the vectors copied:
 // tokenising was a third of a load's time.
-func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (vectors, *lexindex.Index, *noteTexts, error) {
+func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (vectors, *lexindex.Index, error) {
 	var vecs vectors
 	if ann != nil {
 		vecs = annVectors{ann}
@@ -261,10 +264,9 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 		vecs = flatVectors{flat}
 	}
 	lex := lexindex.New()
-	texts := newNoteTexts(notes)
 	type doc struct {
 		id string
-		f  lexindex.Fields
+		n  Note // its text; the vector is not read
 	}
 	const batch = 128
 	batches := make(chan []doc, 8)
@@ -274,8 +276,7 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 		var tok lexindex.Tokenizer
 		for b := range batches {
 			for _, d := range b {
-				lex.Upsert(d.id, d.f)
-				texts.put(d.id, newNoteText(&tok, d.f))
+				lex.Upsert(d.id, textOf(&tok, d.n))
 			}
 		}
 	}()
@@ -291,7 +292,7 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 			}
 			return nil
 		}
-		b = append(b, doc{c.ID, textOf(c.Note)})
+		b = append(b, doc{c.ID, Note{Content: c.Note.Content, Context: c.Note.Context, Keywords: c.Note.Keywords, Tags: c.Note.Tags}})
 		if len(b) == batch {
 			batches <- b
 			b = make([]doc, 0, batch)
@@ -319,7 +320,7 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 		// it holds no others.
 		err = fmt.Errorf("%w: it holds %d vectors, the store %d", errStaleIndex, vecs.len(), embedded)
 	}
-	return vecs, lex, texts, err
+	return vecs, lex, err
 }
 
 // load reads the namespace afresh, in tx: from its saved approximate
@@ -330,45 +331,44 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 // the notes changed since the files were written, and the IDs of the
 // rest (loadSaved). It reports the feed number of the vector index file
 // it used, or -1.
-func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, *noteTexts, int64, error) {
+func (m *Memory) load(tx Tx, ns string, f Feed) (vectors, *lexindex.Index, int64, error) {
 	st, err := tx.Stats(ns)
 	if err != nil {
-		return nil, nil, nil, -1, err
+		return nil, nil, -1, err
 	}
 	dim := m.opts.Embedder.Dimensions()
 	if ann, seq := m.savedIndex(ns, f); ann != nil {
 		if lex, lexSeq := m.savedLex(ns, f); lex != nil {
-			texts := newNoteTexts(0)
-			vecs, err := loadSaved(tx, ns, ann, seq, lex, lexSeq, texts)
+			vecs, err := loadSaved(tx, ns, ann, seq, lex, lexSeq)
 			if err == nil {
 				m.annLoads.Add(1)
 				m.lexLoads.Add(1)
-				return vecs, lex, texts, seq, nil
+				return vecs, lex, seq, nil
 			}
 			if !errors.Is(err, errStaleIndex) {
-				return nil, nil, nil, -1, err
+				return nil, nil, -1, err
 			}
 			// Either file may be the one the store contradicts, and ann
 			// has taken changes: drop both, build afresh.
 			m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns), lexPath(m.opts.IndexDir, ns))
 			return m.loadFlat(tx, ns, dim, st.Notes)
 		}
-		vecs, lex, texts, err := loadAll(tx, ns, dim, st.Notes, ann, seq)
+		vecs, lex, err := loadAll(tx, ns, dim, st.Notes, ann, seq)
 		if err == nil {
 			m.annLoads.Add(1)
-			return vecs, lex, texts, seq, nil
+			return vecs, lex, seq, nil
 		}
 		if !errors.Is(err, errStaleIndex) {
-			return nil, nil, nil, -1, err
+			return nil, nil, -1, err
 		}
 		m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns))
 	}
 	return m.loadFlat(tx, ns, dim, st.Notes)
 }
 
-func (m *Memory) loadFlat(tx Tx, ns string, dim, notes int) (vectors, *lexindex.Index, *noteTexts, int64, error) {
-	vecs, lex, texts, err := loadAll(tx, ns, dim, notes, nil, 0)
-	return vecs, lex, texts, -1, err
+func (m *Memory) loadFlat(tx Tx, ns string, dim, notes int) (vectors, *lexindex.Index, int64, error) {
+	vecs, lex, err := loadAll(tx, ns, dim, notes, nil, 0)
+	return vecs, lex, -1, err
 }
 
 // loadSaved catches up a saved approximate index ann (reflecting feed
@@ -379,9 +379,8 @@ func (m *Memory) loadFlat(tx Tx, ns string, dim, notes int) (vectors, *lexindex.
 // feed numbers (within the feed, checked by the caller) that rules out
 // files of another namespace or database; what it cannot tell is a
 // note whose vector a different database holds under the same ID and
-// feed number. A mismatch is errStaleIndex. The ranker's data of the
-// notes it reads goes to texts.
-func loadSaved(tx Tx, ns string, ann *hnsw.Index, annSeq int64, lex *lexindex.Index, lexSeq int64, texts *noteTexts) (vectors, error) {
+// feed number. A mismatch is errStaleIndex.
+func loadSaved(tx Tx, ns string, ann *hnsw.Index, annSeq int64, lex *lexindex.Index, lexSeq int64) (vectors, error) {
 	vecs := annVectors{ann}
 	var tok lexindex.Tokenizer
 	err := tx.Changes(ns, min(annSeq, lexSeq), func(c Change) error {
@@ -389,8 +388,7 @@ func loadSaved(tx Tx, ns string, ann *hnsw.Index, annSeq int64, lex *lexindex.In
 			if c.Deleted {
 				lex.Remove(c.ID)
 			} else {
-				lex.Upsert(c.ID, textOf(c.Note))
-				texts.put(c.ID, newNoteText(&tok, textOf(c.Note)))
+				lex.Upsert(c.ID, textOf(&tok, c.Note))
 			}
 		}
 		if c.Seq > annSeq {
@@ -502,7 +500,6 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 		head    int64
 		full    vectors
 		fullLex *lexindex.Index
-		fullTxt *noteTexts
 		fileSeq int64
 		changes []Change
 	)
@@ -529,7 +526,7 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 			// head < seq: the feed went back (a restored database);
 			// only a reload is sure.
 			built = nil
-			full, fullLex, fullTxt, fileSeq, err = m.load(tx, s.ns, f)
+			full, fullLex, fileSeq, err = m.load(tx, s.ns, f)
 			return err
 		}
 		from := seq
@@ -571,7 +568,7 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 	}
 	switch {
 	case full != nil:
-		s.idx, s.lex, s.texts = full, fullLex, fullTxt
+		s.idx, s.lex = full, fullLex
 		if fileSeq >= 0 {
 			s.saved = fileSeq
 		}
@@ -586,10 +583,8 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 			}
 			if c.Deleted {
 				s.lex.Remove(c.ID)
-				s.texts.remove(c.ID)
 			} else {
-				s.lex.Upsert(c.ID, textOf(c.Note))
-				s.texts.put(c.ID, newNoteText(&tok, textOf(c.Note)))
+				s.lex.Upsert(c.ID, textOf(&tok, c.Note))
 			}
 			if built != nil {
 				continue

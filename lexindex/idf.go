@@ -1,9 +1,6 @@
 package lexindex
 
-import (
-	"math"
-	"slices"
-)
+import "math"
 
 // What a learned ranker reads of the index: a query's terms with the idf
 // its BM25 gives them, and whether a note holds a term, so that its
@@ -20,18 +17,33 @@ type QueryTerm struct {
 // QueryTerms returns the distinct terms of query that some live document
 // holds, in query order, with their idf; at most the 64 Search reads.
 func (ix *Index) QueryTerms(query string) []QueryTerm {
+	out, _ := ix.terms64(query)
+	return out
+}
+
+// Terms is QueryTerms, also saying whether the index holds every term
+// of text (false for text without terms): a name of two terms, one of
+// which no note holds, is named by no note.
+func (ix *Index) Terms(text string) ([]QueryTerm, bool) {
+	return ix.terms64(text)
+}
+
+func (ix *Index) terms64(text string) (out []QueryTerm, all bool) {
 	if ix.live == 0 {
-		return nil
+		return nil, false
 	}
-	var out []QueryTerm
+	all = true
+	seen := false
 	var tok tokenizer
 	n := float64(ix.live)
-	tok.each(query, func(term []byte) {
-		if len(out) == maxQueryTerms {
-			return
-		}
+	tok.each(text, func(term []byte) {
+		seen = true
 		t, ok := ix.termID[string(term)]
 		if !ok || ix.post[t].df == 0 {
+			all = false
+			return
+		}
+		if len(out) == maxQueryTerms {
 			return
 		}
 		for _, q := range out {
@@ -39,42 +51,15 @@ func (ix *Index) QueryTerms(query string) []QueryTerm {
 				return
 			}
 		}
-		df := float64(ix.post[t].df)
-		out = append(out, QueryTerm{Term: string(term), IDF: math.Log(1 + (n-df+0.5)/(df+0.5)), id: t})
+		out = append(out, ix.queryTerm(t, n))
 	})
-	return out
+	return out, all && seen
 }
 
-// Holds reports whether the document id holds term in any of its fields.
-func (ix *Index) Holds(id, term string) bool {
-	d, ok := ix.num[id]
-	if !ok {
-		return false
-	}
-	t, ok := ix.termID[term]
-	if !ok {
-		return false
-	}
-	_, found := slices.BinarySearch(ix.docTerms[d], t)
-	return found
-}
-
-// Holding returns which of terms, as QueryTerms returned them from this
-// index unchanged since, the document id holds in any of its fields: bit
-// i for terms[i]. It is Holds for a whole query at the cost of one
-// lookup of the document.
-func (ix *Index) Holding(id string, terms []QueryTerm) uint64 {
-	d, ok := ix.num[id]
-	if !ok {
-		return 0
-	}
-	var mask uint64
-	for i, t := range terms[:min(len(terms), maxQueryTerms)] {
-		if _, found := slices.BinarySearch(ix.docTerms[d], t.id); found {
-			mask |= 1 << i
-		}
-	}
-	return mask
+// queryTerm is term t of a query against n live documents.
+func (ix *Index) queryTerm(t uint32, n float64) QueryTerm {
+	df := float64(ix.post[t].df)
+	return QueryTerm{Term: ix.terms[t], IDF: math.Log(1 + (n-df+0.5)/(df+0.5)), id: t}
 }
 
 // Tokenizer splits text into terms as the index does. It remembers the

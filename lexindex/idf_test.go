@@ -39,15 +39,6 @@ func TestQueryTermsAndHolds(t *testing.T) {
 			t.Errorf("Holds(%s, %s) = %v, want %v", c.id, c.term, got, c.want)
 		}
 	}
-	qt := ix.QueryTerms("marathon paint run art")
-	for _, c := range []struct {
-		id   string
-		want uint64
-	}{{"a", 0b0101}, {"b", 0b1010}, {"c", 0}, {"x", 0}} {
-		if got := ix.Holding(c.id, qt); got != c.want {
-			t.Errorf("Holding(%s) = %04b, want %04b", c.id, got, c.want)
-		}
-	}
 	if New().QueryTerms("anything") != nil {
 		t.Error("an empty index has no query terms")
 	}

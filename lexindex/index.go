@@ -27,6 +27,15 @@ import (
 type Fields struct {
 	Content, Context string
 	Keywords, Tags   []string
+	// Names and Speaker are not indexed: they mark terms that Content
+	// holds (InNames, InSpeaker; see Where), the names its text mentions
+	// and who says it. A term of theirs that the fields do not hold is
+	// not marked.
+	Names   []string
+	Speaker string
+	// Aux is the caller's own value for the document, kept and saved
+	// with it (amem: the ranker's traits and the content's length).
+	Aux uint32
 }
 
 // Hit is one search result.
@@ -49,7 +58,11 @@ type Index struct {
 	ids      []string // by doc number
 	alive    []bool   // by doc number; false for a tombstone
 	docLen   []uint32
-	docTerms [][]uint32 // distinct term IDs of each live doc, for removal
+	aux      []uint32 // Fields.Aux, by doc number
+	// docTerms are each live doc's distinct terms, sorted, each with the
+	// marks of where it is: term ID<<whereBits | Where (where.go). They
+	// serve removal and the ranker's per-note features.
+	docTerms [][]uint32
 	num      map[string]uint32
 	live     int
 	totalLen uint64
@@ -57,7 +70,8 @@ type Index struct {
 	entries  int // posting entries, tombstones' included
 
 	tok  tokenizer
-	bag  []uint32 // the current document's term IDs, with repeats
+	bag  []uint32 // the current document's entries (see docTerms), with repeats
+	mark []uint32 // the current document's marked terms (Names, Speaker) the same way
 	nums []uint32 // compaction's renumbering
 }
 
@@ -96,7 +110,7 @@ func (ix *Index) Len() int { return ix.live }
 // document's; each document and term about a map entry, an ID and slice
 // headers.
 func (ix *Index) Bytes() int64 {
-	const perEntry, perDoc, perTerm = 10, 96, 96
+	const perEntry, perDoc, perTerm = 10, 100, 96
 	return int64(ix.entries)*perEntry + int64(len(ix.ids))*perDoc + int64(len(ix.terms))*perTerm
 }
 
@@ -106,35 +120,63 @@ func (ix *Index) Has(id string) bool { _, ok := ix.num[id]; return ok }
 // Upsert adds the document id, or replaces it.
 func (ix *Index) Upsert(id string, f Fields) {
 	ix.Remove(id)
-	ix.bag = ix.bag[:0]
+	ix.bag, ix.mark = ix.bag[:0], ix.mark[:0]
+	var w Where
 	add := func(term []byte) {
 		t, ok := ix.termID[string(term)]
 		if !ok {
 			t = uint32(len(ix.terms))
+			if t > maxTermID {
+				panic("lexindex: more than 2^28 distinct terms")
+			}
 			s := string(term)
 			ix.termID[s] = t
 			ix.terms = append(ix.terms, s)
 			ix.post = append(ix.post, postings{})
 		}
-		ix.bag = append(ix.bag, t)
+		ix.bag = append(ix.bag, t<<whereBits|uint32(w))
 	}
+	mark := func(term []byte) {
+		if t, ok := ix.termID[string(term)]; ok {
+			ix.mark = append(ix.mark, t<<whereBits|uint32(w))
+		}
+	}
+	w = InContent
 	ix.tok.each(f.Content, add)
+	w = 0
 	ix.tok.each(f.Context, add)
+	w = InKeywords
 	for _, s := range f.Keywords {
 		ix.tok.each(s, add)
 	}
+	w = 0
 	for _, s := range f.Tags {
 		ix.tok.each(s, add)
 	}
+	w = InNames
+	for _, s := range f.Names {
+		ix.tok.each(s, mark)
+	}
+	w = InSpeaker
+	ix.tok.each(f.Speaker, mark)
+
 	d := uint32(len(ix.ids))
 	dl := uint32(len(ix.bag))
 	slices.Sort(ix.bag)
+	slices.Sort(ix.mark)
 	distinct := make([]uint32, 0, len(ix.bag))
+	m := 0 // next of ix.mark
 	for i := 0; i < len(ix.bag); {
-		t := ix.bag[i]
+		t := ix.bag[i] >> whereBits
+		e := ix.bag[i]
 		j := i + 1
-		for j < len(ix.bag) && ix.bag[j] == t {
-			j++
+		for ; j < len(ix.bag) && ix.bag[j]>>whereBits == t; j++ {
+			e |= ix.bag[j]
+		}
+		for ; m < len(ix.mark) && ix.mark[m]>>whereBits <= t; m++ {
+			if ix.mark[m]>>whereBits == t {
+				e |= ix.mark[m]
+			}
 		}
 		p := &ix.post[t]
 		p.docs = append(p.docs, d)
@@ -142,13 +184,14 @@ func (ix *Index) Upsert(id string, f Fields) {
 		p.tfs = append(p.tfs, uint16(tf))
 		p.df++
 		p.sky = addSky(p.sky, tfLen{uint32(tf), dl})
-		distinct = append(distinct, t)
+		distinct = append(distinct, e)
 		i = j
 	}
 	ix.entries += len(distinct)
 	ix.ids = append(ix.ids, id)
 	ix.alive = append(ix.alive, true)
 	ix.docLen = append(ix.docLen, dl)
+	ix.aux = append(ix.aux, f.Aux)
 	ix.docTerms = append(ix.docTerms, distinct)
 	ix.num[id] = d
 	ix.live++
@@ -162,8 +205,8 @@ func (ix *Index) Remove(id string) {
 		return
 	}
 	delete(ix.num, id)
-	for _, t := range ix.docTerms[d] {
-		ix.post[t].df--
+	for _, e := range ix.docTerms[d] {
+		ix.post[e>>whereBits].df--
 	}
 	ix.docTerms[d] = nil
 	ix.alive[d] = false
@@ -194,13 +237,14 @@ func (ix *Index) Compact() {
 		ix.ids[n] = id
 		ix.alive[n] = true
 		ix.docLen[n] = ix.docLen[d]
+		ix.aux[n] = ix.aux[d]
 		ix.docTerms[n] = ix.docTerms[d]
 		ix.num[id] = n
 		n++
 	}
 	clear(ix.ids[n:])
 	clear(ix.docTerms[n:])
-	ix.ids, ix.alive, ix.docLen, ix.docTerms = ix.ids[:n], ix.alive[:n], ix.docLen[:n], ix.docTerms[:n]
+	ix.ids, ix.alive, ix.docLen, ix.aux, ix.docTerms = ix.ids[:n], ix.alive[:n], ix.docLen[:n], ix.aux[:n], ix.docTerms[:n]
 
 	newID := make([]uint32, len(ix.terms))
 	nt := uint32(0)
@@ -234,8 +278,8 @@ func (ix *Index) Compact() {
 	clear(ix.terms[nt:])
 	ix.post, ix.terms = ix.post[:nt], ix.terms[:nt]
 	for _, ts := range ix.docTerms {
-		for i, t := range ts {
-			ts[i] = newID[t]
+		for i, e := range ts {
+			ts[i] = newID[e>>whereBits]<<whereBits | e&whereMask
 		}
 	}
 	ix.dead = 0

@@ -58,6 +58,22 @@ func (c *corpus) fields() Fields {
 	for range c.r.IntN(3) {
 		f.Tags = append(f.Tags, c.words(1))
 	}
+	// Names are mostly words of the content, sometimes one it lacks; the
+	// speaker its first word, or one it lacks.
+	content := strings.Fields(f.Content)
+	for range c.r.IntN(3) {
+		f.Names = append(f.Names, content[c.r.IntN(len(content))])
+	}
+	if c.r.IntN(5) == 0 {
+		f.Names = append(f.Names, c.words(1))
+	}
+	switch c.r.IntN(3) {
+	case 0:
+		f.Speaker = content[0]
+	case 1:
+		f.Speaker = c.words(1)
+	}
+	f.Aux = c.r.Uint32()
 	return f
 }
 
@@ -220,6 +236,9 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 				}
 				if round%13 == 12 {
 					ix.Compact()
+				}
+				if round%5 == 4 {
+					sameMarks(t, ix, docs, c)
 				}
 				if ix.Len() != len(docs) {
 					t.Fatalf("Len %d, want %d", ix.Len(), len(docs))

@@ -9,11 +9,11 @@ import (
 	"github.com/amem-dev/amem/internal/crcio"
 )
 
-// The file format, version 2, little-endian throughout, so that a large
+// The file format, version 3, little-endian throughout, so that a large
 // namespace's full-text index can be read back in a fraction of the time
 // re-tokenising its notes takes:
 //
-//	magic       "AMEMLEX2"
+//	magic       "AMEMLEX3"
 //	header      u32 version, docs, terms; u64 id bytes, term bytes,
 //	            posting entries, sky pairs
 //	header sum  u32 CRC-32C of magic and header
@@ -22,14 +22,17 @@ import (
 //	terms       per term: u32 length, then the terms' bytes
 //	postings    per term: u32 entries, u32 sky pairs; then every term's
 //	            u32 doc numbers, u16 frequencies, u32 sky pairs (tf, len)
+//	aux         per doc number u32 Aux
+//	marks       per live doc, per distinct term in term order, u8 Where
 //	checksum    u32 CRC-32C of everything before it
 //
 // Each live document's distinct terms, the live count, total length and
-// document frequencies are rebuilt from the postings.
+// document frequencies are rebuilt from the postings. Version 2 had no
+// aux and marks; a file of it is rejected, and amem rebuilds it.
 
 const (
-	magic   = "AMEMLEX2"
-	version = 2
+	magic   = "AMEMLEX3"
+	version = 3
 )
 
 // ErrCorrupt is returned by Read when its input is not a valid index.
@@ -89,6 +92,18 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 			cw.U32(s.tf)
 			cw.U32(s.len)
 		}
+	}
+	cw.U32s(ix.aux)
+	var marks []byte
+	for d, es := range ix.docTerms {
+		if !ix.alive[d] {
+			continue
+		}
+		marks = marks[:0]
+		for _, e := range es {
+			marks = append(marks, byte(e&whereMask))
+		}
+		cw.Bytes(marks)
 	}
 	cw.U32(cw.Sum())
 	return cw.Flush()
@@ -166,6 +181,32 @@ func Read(r io.Reader) (*Index, error) {
 		off += k
 		skyOff += ks
 	}
+	aux := make([]uint32, ndocs)
+	cr.U32s(aux)
+	if cr.Err() != nil {
+		return nil, fmt.Errorf("%w: truncated", ErrCorrupt)
+	}
+	// Each live document's count of distinct terms, which the marks
+	// follow.
+	per := make([]uint32, ndocs)
+	var live uint64
+	for t := range ix.post {
+		p := &ix.post[t]
+		prev := -1
+		for i, d := range p.docs {
+			if int(d) <= prev || int(d) >= ndocs || p.tfs[i] == 0 {
+				return nil, fmt.Errorf("%w: term %d postings out of order or range", ErrCorrupt, t)
+			}
+			prev = int(d)
+			if idLens[d] != 0 {
+				per[d]++
+				p.df++
+				live++
+			}
+		}
+	}
+	marks := make([]byte, live)
+	cr.Full(marks)
 	sum = cr.Sum()
 	if got := cr.U32(); cr.Err() != nil || got != sum {
 		if cr.Err() != nil {
@@ -180,6 +221,7 @@ func Read(r io.Reader) (*Index, error) {
 	ix.ids = make([]string, ndocs)
 	ix.alive = make([]bool, ndocs)
 	ix.docLen = docLen
+	ix.aux = aux
 	ix.docTerms = make([][]uint32, ndocs)
 	ix.num = make(map[string]uint32, ndocs)
 	var at uint64
@@ -221,23 +263,8 @@ func Read(r io.Reader) (*Index, error) {
 		return nil, fmt.Errorf("%w: terms do not add up", ErrCorrupt)
 	}
 	// Each live document's distinct terms, in term order as Upsert
-	// leaves them, counted first so that they too share one block.
-	per := make([]uint32, ndocs)
-	for t := range ix.post {
-		p := &ix.post[t]
-		prev := -1
-		for i, d := range p.docs {
-			if int(d) <= prev || int(d) >= ndocs || p.tfs[i] == 0 {
-				return nil, fmt.Errorf("%w: term %d postings out of order or range", ErrCorrupt, t)
-			}
-			prev = int(d)
-			if ix.alive[d] {
-				per[d]++
-				p.df++
-			}
-		}
-	}
-	block := make([]uint32, 0, entries)
+	// leaves them, in one block; then their marks, in the same order.
+	block := make([]uint32, 0, live)
 	for d, n := range per {
 		if n > 0 {
 			ix.docTerms[d] = block[len(block) : len(block) : len(block)+int(n)]
@@ -247,8 +274,21 @@ func Read(r io.Reader) (*Index, error) {
 	for t := range ix.post {
 		for _, d := range ix.post[t].docs {
 			if ix.alive[d] {
-				ix.docTerms[d] = append(ix.docTerms[d], uint32(t))
+				ix.docTerms[d] = append(ix.docTerms[d], uint32(t)<<whereBits)
 			}
+		}
+	}
+	at = 0
+	for d, es := range ix.docTerms {
+		if !ix.alive[d] {
+			continue
+		}
+		for i := range es {
+			if marks[at]&^whereMask != 0 {
+				return nil, fmt.Errorf("%w: doc %d term marks %#x", ErrCorrupt, d, marks[at])
+			}
+			es[i] |= uint32(marks[at])
+			at++
 		}
 	}
 	ix.entries = int(entries)

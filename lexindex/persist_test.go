@@ -59,6 +59,11 @@ func sameState(t *testing.T, got, want *Index) {
 		t.Fatal("terms, tombstones or lengths differ")
 	}
 	for d := range want.ids {
+		if want.alive[d] && got.aux[d] != want.aux[d] {
+			t.Fatalf("doc %d aux %d, want %d", d, got.aux[d], want.aux[d])
+		}
+	}
+	for d := range want.ids {
 		if want.alive[d] && (got.ids[d] != want.ids[d] || got.num[want.ids[d]] != uint32(d)) {
 			t.Fatalf("doc %d: %q, want %q", d, got.ids[d], want.ids[d])
 		}

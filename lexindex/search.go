@@ -75,7 +75,8 @@ type entry struct {
 // scores are summed in, by Search and Exhaustive alike, so that both give
 // bit-identical scores), with their idf, and the parameters of the length
 // norm K = kA + kB*len.
-func (ix *Index) prepare(s *searcher, query string) (kA, kB float64) {
+// The query is resolved already when terms is not nil (SearchTerms).
+func (ix *Index) prepare(s *searcher, query string, terms []QueryTerm) (kA, kB float64) {
 	s.terms = s.terms[:0]
 	if ix.live == 0 {
 		return
@@ -86,12 +87,8 @@ func (ix *Index) prepare(s *searcher, query string) (kA, kB float64) {
 		avgdl = 1
 	}
 	kA, kB = k1*(1-b), k1*b/avgdl
-	s.tok.each(query, func(term []byte) {
-		if len(s.terms) == maxQueryTerms {
-			return
-		}
-		t, ok := ix.termID[string(term)]
-		if !ok || ix.post[t].df == 0 {
+	add := func(t uint32) {
+		if len(s.terms) == maxQueryTerms || ix.post[t].df == 0 {
 			return
 		}
 		for _, q := range s.terms {
@@ -106,6 +103,17 @@ func (ix *Index) prepare(s *searcher, query string) (kA, kB float64) {
 			f = max(f, tfNorm(p.tf, kA+kB*float64(p.len)))
 		}
 		s.terms = append(s.terms, qterm{t: t, idf: idf, ub: idf * f * slack})
+	}
+	if terms != nil {
+		for _, q := range terms {
+			add(q.id)
+		}
+		return
+	}
+	s.tok.each(query, func(term []byte) {
+		if t, ok := ix.termID[string(term)]; ok {
+			add(t)
+		}
 	})
 	return
 }
@@ -137,13 +145,27 @@ func (ix *Index) Search(query string, k int, allow func(id string) bool) []Hit {
 // documents are found, so their long postings are skipped through, not
 // read.
 func (ix *Index) SearchStats(query string, k int, allow func(id string) bool) ([]Hit, Stats) {
+	return ix.search(query, nil, k, allow)
+}
+
+// SearchTerms is Search for a query resolved into terms already, by
+// QueryTerms or TermsOf of this index, unchanged since.
+func (ix *Index) SearchTerms(terms []QueryTerm, k int, allow func(id string) bool) []Hit {
+	if len(terms) == 0 {
+		return nil
+	}
+	hits, _ := ix.search("", terms, k, allow)
+	return hits
+}
+
+func (ix *Index) search(query string, terms []QueryTerm, k int, allow func(id string) bool) ([]Hit, Stats) {
 	var st Stats
 	if k < 1 {
 		return nil, st
 	}
 	s := searchers.Get().(*searcher)
 	defer searchers.Put(s)
-	kA, kB := ix.prepare(s, query)
+	kA, kB := ix.prepare(s, query, terms)
 	n := len(s.terms)
 	if n == 0 {
 		return nil, st
@@ -283,7 +305,7 @@ func (ix *Index) ExhaustiveStats(query string, k int, allow func(id string) bool
 	}
 	s := searchers.Get().(*searcher)
 	defer searchers.Put(s)
-	kA, kB := ix.prepare(s, query)
+	kA, kB := ix.prepare(s, query, nil)
 	if len(s.terms) == 0 {
 		return nil, st
 	}
