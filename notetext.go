@@ -42,7 +42,7 @@ func noteAux(traits noteTrait, terms int) uint32 {
 }
 
 func auxTraits(aux uint32) noteTrait { return noteTrait(aux) }
-func auxTerms(aux uint32) int       { return int(aux >> auxTraitBits) }
+func auxTerms(aux uint32) int        { return int(aux >> auxTraitBits) }
 
 // textOf is what the full-text index holds of a note: its text, and the
 // ranker's names, speaker and Aux, derived with tok (which the caller

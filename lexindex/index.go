@@ -52,13 +52,13 @@ type Hit struct {
 // It is not safe for concurrent use, except that Search and Exhaustive
 // may run concurrently with each other: callers lock (like index.Flat).
 type Index struct {
-	termID   map[string]uint32
-	terms    []string // by term ID
-	post     []postings
-	ids      []string // by doc number
-	alive    []bool   // by doc number; false for a tombstone
-	docLen   []uint32
-	aux      []uint32 // Fields.Aux, by doc number
+	termID map[string]uint32
+	terms  []string // by term ID
+	post   []postings
+	ids    []string // by doc number
+	alive  []bool   // by doc number; false for a tombstone
+	docLen []uint32
+	aux    []uint32 // Fields.Aux, by doc number
 	// docTerms are each live doc's distinct terms, sorted, each with the
 	// marks of where it is: term ID<<whereBits | Where (where.go). They
 	// serve removal and the ranker's per-note features.
