@@ -122,7 +122,10 @@ func (m *Memory) search(ctx context.Context, req SearchRequest) ([]Result, error
 	if err != nil {
 		return nil, err
 	}
-	return m.expand(ctx, req.Namespace, hits, p.perHit, p.budget, p.order, p.allow)
+	ctx, span := m.startSpan(ctx, "amem.search.read")
+	res, err := m.expand(ctx, req.Namespace, hits, p.perHit, p.budget, p.order, p.allow)
+	endSpan(span, err)
+	return res, err
 }
 
 // searchPlan is a search request checked, with the Options' values for
@@ -284,7 +287,9 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 		filter = func(id string) bool { return allow[id] }
 	}
 	if vecK > 0 {
-		hits, err := s.search(qvec, vecK, allow, "", m.rerank(ctx, ns))
+		vctx, span := m.startSpan(ctx, "amem.search.vectors", attrCandidates.Int(vecK))
+		hits, err := s.search(qvec, vecK, allow, "", m.rerank(vctx, ns))
+		endSpan(span, err)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -294,7 +299,9 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 		}
 	}
 	if lexK > 0 {
+		_, span := m.startSpan(ctx, "amem.search.text", attrCandidates.Int(lexK))
 		hits := s.searchText(q, lexK, filter)
+		span.End()
 		lex = make([]Scored, len(hits))
 		for i, h := range hits {
 			lex[i] = Scored{ID: h.ID, Score: h.Score}

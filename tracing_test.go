@@ -154,6 +154,17 @@ func TestTracing(t *testing.T) {
 	if n := intAttr(t, s, "amem.search.hits"); n != int64(len(res)) || n == 0 {
 		t.Errorf("search hits %d, %d results", n, len(res))
 	}
+	// Its phases: the full-text index, then the store's read of the hits;
+	// a lexical search asks no vectors.
+	for name, want := range map[string]int{"amem.search.text": 1, "amem.search.read": 1, "amem.search.vectors": 0} {
+		spans := tree.byName[name]
+		if len(spans) != want || want > 0 && tree.parent(spans[0]) != "amem.Search" {
+			t.Errorf("%d %s spans, want %d under amem.Search", len(spans), name, want)
+		}
+	}
+	if n := intAttr(t, tree.byName["amem.search.text"][0], "amem.candidates"); n != 3 {
+		t.Errorf("full-text candidates %d, want k", n)
+	}
 
 	// A failed search is an error span.
 	all = append(all, rec.Ended()...)

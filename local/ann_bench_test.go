@@ -98,12 +98,15 @@ func BenchmarkApproximate(b *testing.B) {
 					b.ReportMetric(time.Since(t0).Seconds(), "fill-s")
 				}
 				for b.Loop() {
+					phases := map[*amem.Memory]*phaseCPU{}
 					open := func(from, ef int) *amem.Memory {
 						st, err := sqlite.Open(ctx, path, nil)
 						if err != nil {
 							b.Fatal(err)
 						}
-						mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, ApproximateFrom: from, ApproximateEf: ef, IndexDir: idxDir})
+						ph := newPhaseCPU()
+						mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, ApproximateFrom: from, ApproximateEf: ef, IndexDir: idxDir, TracerProvider: ph})
+						phases[mem] = ph
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -252,6 +255,14 @@ func BenchmarkApproximate(b *testing.B) {
 						name := fmt.Sprintf("ef%d", ef)
 						report(name, msOf(took[i], 0.5), msOf(took[i], 0.99), msOf(cpu[i], 0.5), msOf(cpu[i], 0.99))
 						b.ReportMetric(best[i], name+"-cpu-best-p50-ms")
+						// The phases, CPU per search, all rounds: the index
+						// alone (graph walk and re-ranking) and the store's
+						// read of the hits.
+						if ph := phases[mems[i]]; len(ph.of("amem.search.vectors")) > 0 {
+							b.ReportMetric(msOf(ph.of("amem.search.vectors"), 0.5), name+"-index-cpu-p50-ms")
+							b.ReportMetric(msOf(ph.of("amem.search.vectors"), 0.99), name+"-index-cpu-p99-ms")
+							b.ReportMetric(msOf(ph.of("amem.search.read"), 0.5), name+"-read-cpu-p50-ms")
+						}
 						mems[i].Close()
 					}
 
