@@ -98,7 +98,10 @@ func BenchmarkApproximate(b *testing.B) {
 					b.ReportMetric(time.Since(t0).Seconds(), "fill-s")
 				}
 				for b.Loop() {
-					phases := map[*amem.Memory]*phaseCPU{}
+					// Each pool's span timer, by pool (not by Memory: a map
+					// of Memories would keep closed ones, and their heap,
+					// reachable).
+					phases := map[int]*phaseCPU{}
 					open := func(from, ef int) *amem.Memory {
 						st, err := sqlite.Open(ctx, path, nil)
 						if err != nil {
@@ -106,7 +109,7 @@ func BenchmarkApproximate(b *testing.B) {
 						}
 						ph := newPhaseCPU()
 						mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, ApproximateFrom: from, ApproximateEf: ef, IndexDir: idxDir, TracerProvider: ph})
-						phases[mem] = ph
+						phases[ef] = ph
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -258,7 +261,7 @@ func BenchmarkApproximate(b *testing.B) {
 						// The phases, CPU per search, all rounds: the index
 						// alone (graph walk and re-ranking) and the store's
 						// read of the hits.
-						if ph := phases[mems[i]]; len(ph.of("amem.search.vectors")) > 0 {
+						if ph := phases[ef]; len(ph.of("amem.search.vectors")) > 0 {
 							b.ReportMetric(msOf(ph.of("amem.search.vectors"), 0.5), name+"-index-cpu-p50-ms")
 							b.ReportMetric(msOf(ph.of("amem.search.vectors"), 0.99), name+"-index-cpu-p99-ms")
 							b.ReportMetric(msOf(ph.of("amem.search.read"), 0.5), name+"-read-cpu-p50-ms")
