@@ -15,6 +15,8 @@ import (
 	"slices"
 	"sort"
 	"sync"
+
+	"github.com/amem-dev/amem/internal/hugepage"
 )
 
 // Hit is one search result.
@@ -46,6 +48,7 @@ func (f *Flat) Grow(n int) {
 		return
 	}
 	f.data = slices.Grow(f.data, n*f.dim)
+	hugepage.Advise(f.data)
 	f.ids = slices.Grow(f.ids, n)
 	if len(f.row) == 0 {
 		f.row = make(map[string]int, n)
@@ -267,7 +270,9 @@ func (h *topK) sorted() []Hit {
 // caller's read lock, so that the build itself needs no lock.
 func (f *Flat) Copy() (ids []string, vecs [][]float32) {
 	ids = slices.Clone(f.ids)
-	data := slices.Clone(f.data)
+	data := make([]float32, len(f.data))
+	hugepage.Advise(data)
+	copy(data, f.data)
 	vecs = make([][]float32, len(ids))
 	for r := range vecs {
 		vecs[r] = data[r*f.dim : (r+1)*f.dim : (r+1)*f.dim]
