@@ -173,3 +173,87 @@ func BenchmarkScanVsCopy(b *testing.B) {
 	b.ReportMetric(float64(cp.Microseconds())/float64(b.N), "copy-µs")
 	b.ReportMetric(scan.Seconds()/cp.Seconds(), "scan/copy")
 }
+
+// A Flat past hugepage.MinBlock keeps its vectors in mapped blocks: grown
+// from the heap into one, from one into a bigger one (the old released
+// by a collection in between), through Grow and through Upsert, it
+// answers as brute force does and its copies outlive the blocks they were
+// read from.
+func TestFlatMappedBlock(t *testing.T) {
+	const dim = 512 // 2,048 rows make the 4 MB of the smallest block
+	r := rand.New(rand.NewPCG(3, 4))
+	f := NewFlat(dim)
+	vecs := map[string][]float32{}
+	var kept [][]float32 // copies read through Vector and Copy
+	add := func(n int) {
+		for range n {
+			id := fmt.Sprintf("id%05d", len(vecs))
+			vecs[id] = randVec(r, dim)
+			if err := f.Upsert(id, vecs[id]); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	check := func(what string) {
+		t.Helper()
+		runtime.GC() // releases blocks no longer referenced
+		runtime.GC()
+		for range 3 {
+			q := randVec(r, dim)
+			hits, err := f.Search(q, 10, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, h := range hits {
+				got = append(got, h.ID)
+			}
+			if want := bruteForce(vecs, q, 10); !slices.Equal(got, want) {
+				t.Fatalf("%s: got %v, want %v", what, got, want)
+			}
+		}
+		for id, v := range vecs {
+			got, ok := f.Vector(id)
+			if !ok || !slices.Equal(got, Normalised(v)) {
+				t.Fatalf("%s: %s's vector differs", what, id)
+			}
+			kept = append(kept, got)
+			break
+		}
+	}
+	add(1000) // on the heap: 2 MB
+	check("heap")
+	add(2000) // Upsert grows it into a mapped block
+	if f.block == nil {
+		if runtime.GOOS == "linux" {
+			t.Fatal("no mapped block on Linux")
+		}
+		t.Skip("no mapped blocks on this platform: the heap is the fallback")
+	}
+	first := f.block
+	check("mapped")
+	f.Grow(5000) // into a bigger block, the first released
+	if f.block == first {
+		t.Fatal("Grow kept the smaller block")
+	}
+	add(5000)
+	for i := 0; i < len(vecs); i += 3 {
+		id := fmt.Sprintf("id%05d", i)
+		f.Remove(id)
+		delete(vecs, id)
+	}
+	check("grown, removed")
+	_, copies := f.Copy()
+	f = NewFlat(dim) // the last block unreachable
+	vecs = map[string][]float32{}
+	runtime.GC()
+	runtime.GC()
+	time.Sleep(10 * time.Millisecond)
+	sum := float32(0)
+	for _, v := range append(kept, copies...) {
+		sum += Dot(v, v) // each is a unit vector, on the heap
+	}
+	if n := len(kept) + len(copies); sum < float32(n)-0.01 || sum > float32(n)+0.01 {
+		t.Errorf("copies read back %v, want %d unit vectors", sum, n)
+	}
+}

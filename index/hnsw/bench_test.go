@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem/index"
+	"github.com/amem-dev/amem/internal/hugepage"
 )
 
 // benchSet is a corpus loaded into both indexes once per size and kept
@@ -37,7 +38,7 @@ func heapNow() uint64 {
 	runtime.GC()
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
+	return m.HeapAlloc + uint64(hugepage.Settled()) // index.Flat's mapped block too
 }
 
 func loadBench(b *testing.B, n int) *benchSet {

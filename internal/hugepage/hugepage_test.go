@@ -1,6 +1,10 @@
 package hugepage
 
-import "testing"
+import (
+	"runtime"
+	"testing"
+	"time"
+)
 
 func TestAligned(t *testing.T) {
 	for _, c := range []struct {
@@ -36,5 +40,44 @@ func TestAdviseKeepsData(t *testing.T) {
 				t.Fatalf("n=%d: s[%d] = %v", n, i, s[i])
 			}
 		}
+	}
+}
+
+// A block is zeroed, writable, counted while reachable and released
+// after.
+func TestBlock(t *testing.T) {
+	if NewBlock(1000) != nil {
+		t.Fatal("a 4 KB block mapped")
+	}
+	before := Mapped()
+	b := NewBlock(3 << 20)
+	if b == nil {
+		if runtime.GOOS == "linux" {
+			t.Fatal("no mapped block on Linux")
+		}
+		t.Skip("no mappings on this platform: the heap is the fallback")
+	}
+	f := b.Floats()
+	if len(f) != 3<<20 || Mapped()-before != 12<<20 {
+		t.Fatalf("len %d, mapped %d", len(f), Mapped()-before)
+	}
+	for i := range f {
+		if f[i] != 0 {
+			t.Fatalf("f[%d] = %v", i, f[i])
+		}
+		f[i] = float32(i)
+	}
+	if f[len(f)-1] != float32(len(f)-1) {
+		t.Fatal("write lost")
+	}
+	runtime.KeepAlive(b)
+	b, f = nil, nil
+	deadline := time.Now().Add(5 * time.Second)
+	for Mapped() != before && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(time.Millisecond)
+	}
+	if Mapped() != before {
+		t.Errorf("mapped %d after the block went, want %d", Mapped(), before)
 	}
 }
