@@ -127,36 +127,38 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 	}
 	s.mu.RUnlock()
 
-	// Each ranking's place for each candidate.
-	places := make([]map[string]int, len(in.rankings))
-	for r, ranking := range in.rankings {
-		places[r] = make(map[string]int, len(ranking))
-		for i, h := range ranking {
-			if _, ok := places[r][h.ID]; !ok {
-				places[r][h.ID] = i
-			}
-		}
-	}
+	// The features, in one block: a search ranks a hundred candidates.
+	width := len(rankFeatures)
+	block := make([]float64, len(in.window)*width)
 	out := make([]RankCandidate, len(in.window))
+	at := make(map[string]int, len(in.window)) // a candidate's place in the window
 	for i, c := range in.window {
-		f := make([]float64, len(rankFeatures))
+		f := block[i*width : (i+1)*width : (i+1)*width]
 		f[0] = c.Score
-		for r, name := range in.names {
-			at, ok := places[r][c.ID]
-			if !ok {
-				continue
-			}
-			base := 1 + 3*slices.Index(rankingNames, name)
-			f[base] = 1 / float64(rrfK+at+1)
-			if at == 0 {
-				f[base+1] = 1
-			}
-			f[base+2] = in.rankings[r][at].Score
-		}
 		if have[i] {
 			noteFeatures(f[1+3*len(rankingNames):], &q, where[i*len(q.lookup):(i+1)*len(q.lookup)], aux[i])
 		}
 		out[i] = RankCandidate{ID: c.ID, Fused: c.Score, Features: f}
+		at[c.ID] = i
+	}
+	// Each ranking's first place for each candidate.
+	for r, name := range in.names {
+		base := 1 + 3*slices.Index(rankingNames, name)
+		for place, h := range in.rankings[r] {
+			i, ok := at[h.ID]
+			if !ok {
+				continue
+			}
+			f := out[i].Features
+			if f[base] != 0 {
+				continue // placed already, higher
+			}
+			f[base] = 1 / float64(rrfK+place+1)
+			if place == 0 {
+				f[base+1] = 1
+			}
+			f[base+2] = h.Score
+		}
 	}
 	return out, nil
 }
