@@ -44,11 +44,11 @@ func noteAux(traits noteTrait, terms int) uint32 {
 func auxTraits(aux uint32) noteTrait { return noteTrait(aux) }
 func auxTerms(aux uint32) int        { return int(aux >> auxTraitBits) }
 
-// textOf is what the full-text index holds of a note: its text, and the
-// ranker's names, speaker and Aux, derived with tok (which the caller
-// does not share).
+// textOf is what the full-text index holds of a note: its text, its
+// event time (for the reply ranking), and the ranker's names, speaker and
+// Aux, derived with tok (which the caller does not share).
 func textOf(tok *lexindex.Tokenizer, n Note) lexindex.Fields {
-	f := lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags}
+	f := lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags, Time: eventNanos(n.EventTime)}
 	body, speaker := f.Content, ""
 	if sp, rest, ok := splitSpeaker(f.Content); ok {
 		speaker, body = strings.ToLower(sp), rest

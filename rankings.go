@@ -76,9 +76,9 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 	for _, h := range first[:min(feedbackDocs, len(first))] {
 		ids = append(ids, h.ID)
 	}
-	err := m.view(ctx, func(tx Tx) error {
-		if w.dense > 0 {
-			// Only the few hits whose vectors feed back are read.
+	if w.dense > 0 {
+		// Only the few hits whose vectors feed back are read.
+		err := m.view(ctx, func(tx Tx) error {
 			notes, err := tx.Notes(ns, ids)
 			if err != nil {
 				return err
@@ -92,16 +92,18 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 					hitNotes = append(hitNotes, n)
 				}
 			}
-		}
-		if w.reply <= 0 {
 			return nil
+		})
+		if err != nil {
+			return nil, nil, nil, err
 		}
-		var err error
-		replies, err = replyRanking(tx, ns, first[:min(len(first), max(2*k, replyHits))], allow)
-		return err
-	})
-	if err != nil {
-		return nil, nil, nil, err
+	}
+	if w.reply > 0 {
+		s, err := m.fresh(ctx, ns)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		replies = s.replies(first[:min(len(first), max(2*k, replyHits))], allow)
 	}
 	if w.reply > 0 {
 		rankings, weights, names = append(rankings, replies), append(weights, w.reply), append(names, "reply")
@@ -123,36 +125,51 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 	return rankings, weights, names, nil
 }
 
-// replyRanking is the reply ranking: for each hit of first in order,
-// the note written after it if it is a reply to it (see replyWindow),
-// passes allow and is not already placed.
-func replyRanking(tx Tx, ns string, first []Scored, allow map[string]bool) ([]Scored, error) {
-	ids := make([]string, len(first))
-	for i, h := range first {
-		ids[i] = h.ID
-	}
-	next, err := tx.NextNotes(ns, ids)
-	if err != nil {
-		return nil, err
-	}
+// replies is the reply ranking: for each hit of first in order, the
+// note written after it (lexindex.Index.Next: by ID, as IDs grow with
+// the time of writing) if it is a reply to it (see replyWindow), passes
+// allow and is not already placed. The full-text index keeps the order
+// and the event times: reading them from the store cost about 27 µs a
+// hit, 0.5 ms a hybrid search at 100k notes.
+func (s *space) replies(first []Scored, allow map[string]bool) []Scored {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	var out []Scored
 	placed := make(map[string]bool, len(first))
 	for _, h := range first {
-		n, ok := next[h.ID]
-		if !ok || placed[n.Next] || (allow != nil && !allow[n.Next]) || !isReply(n.EventTime, n.NextEventTime) {
+		next, at, nextAt, ok := s.lex.Next(h.ID)
+		if !ok || placed[next] || (allow != nil && !allow[next]) || !isReply(at, nextAt) {
 			continue // deleted since it was ranked, the last note, or no reply
 		}
-		placed[n.Next] = true
-		out = append(out, Scored{ID: n.Next, Score: h.Score})
+		placed[next] = true
+		out = append(out, Scored{ID: next, Score: h.Score})
 	}
-	return out, nil
+	return out
 }
 
 // isReply says whether a note said at next, written after one said at
-// at, was said within replyWindow of it.
-func isReply(at, next time.Time) bool {
-	d := next.Sub(at)
-	return d >= -replyWindow && d <= replyWindow
+// at (eventNanos both), was said within replyWindow of it.
+func isReply(at, next int64) bool {
+	d := next - at
+	if (next > at) != (d > 0) && next != at {
+		return false // the difference overflowed: far apart
+	}
+	return d >= -int64(replyWindow) && d <= int64(replyWindow)
+}
+
+// eventNanos is an event time as the full-text index keeps it
+// (lexindex.Fields.Time): nanoseconds since 1970, 0 for none, and past
+// what nanoseconds hold (before 1678, after 2262) the nearest they do.
+func eventNanos(t time.Time) int64 {
+	switch {
+	case t.IsZero():
+		return 0
+	case t.Year() < 1678:
+		return math.MinInt64
+	case t.Year() > 2261:
+		return math.MaxInt64
+	}
+	return t.UnixNano()
 }
 
 // feedback is the full-text ranking, to depth, of the keywords of the

@@ -9,12 +9,11 @@ func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]strin
 	for i, id := range hits {
 		first[i] = Scored{ID: id, Score: float64(len(hits) - i)}
 	}
-	var out []Scored
-	err := m.view(ctx, func(tx Tx) error {
-		var err error
-		out, err = replyRanking(tx, ns, first, nil)
-		return err
-	})
+	s, err := m.fresh(ctx, ns)
+	if err != nil {
+		return nil, err
+	}
+	out := s.replies(first, nil)
 	ids := make([]string, len(out))
 	for i, s := range out {
 		ids[i] = s.ID

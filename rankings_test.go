@@ -3,7 +3,9 @@ package amem_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -11,6 +13,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/sqlite"
 )
 
 // hitIDs searches in hybrid mode without linked notes and returns the
@@ -202,4 +205,115 @@ func TestDenseFeedbackSearchesNearTheHits(t *testing.T) {
 	if !slices.Equal(got, []string{adopted.ID, near.ID}) {
 		t.Fatalf("with dense feedback: %v, want %s then %s", got, adopted.ID, near.ID)
 	}
+}
+
+// The reply ranking reads the next note and both event times from the
+// full-text index; it must answer as the store does (Tx.NextNotes) after
+// random adds, event-time updates and deletes, in the process
+// that wrote them, in another process following the feed, and in one
+// reopened from the saved indexes.
+func TestRepliesFollowTheStore(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path, idx := filepath.Join(dir, "amem.db"), filepath.Join(dir, "idx")
+	o := amem.Options{Embedder: lexical.New(nil), Logger: quiet, IndexDir: idx, ApproximateFrom: 20}
+	a, b := openOpts(t, path, o), openOpts(t, path, o)
+	defer a.Close()
+	defer b.Close()
+	r := rand.New(rand.NewPCG(7, 8))
+	t0 := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
+	var ids []string
+	st, err := sqlite.Open(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	want := func() []string {
+		// The store's answer for every note, as hits in ID order.
+		var out []string
+		err := st.View(ctx, func(tx amem.Tx) error {
+			next, err := tx.NextNotes("ns", ids)
+			if err != nil {
+				return err
+			}
+			placed := map[string]bool{}
+			for _, id := range ids {
+				n, ok := next[id]
+				if !ok || placed[n.Next] {
+					continue
+				}
+				if d := n.NextEventTime.Sub(n.EventTime); d < -time.Hour || d > time.Hour {
+					continue
+				}
+				placed[n.Next] = true
+				out = append(out, n.Next)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	check := func(what string, mems ...*amem.Memory) {
+		t.Helper()
+		exp := want()
+		for i, mem := range mems {
+			got, err := mem.Replies(ctx, "ns", ids)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(got, exp) {
+				t.Fatalf("%s, memory %d: replies %v, the store's %v", what, i, got, exp)
+			}
+		}
+	}
+	for round := range 6 {
+		for range 15 {
+			switch op := r.IntN(10); {
+			case op < 6 || len(ids) < 3:
+				n, err := a.Add(ctx, amem.AddRequest{Namespace: "ns", Content: fmt.Sprintf("note %d", len(ids)),
+					EventTime: t0.Add(time.Duration(r.IntN(240)) * time.Minute)})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, n.ID)
+			case op < 8:
+				at := t0.Add(time.Duration(r.IntN(240)) * time.Minute)
+				if _, err := a.Update(ctx, "ns", ids[r.IntN(len(ids))], amem.UpdateRequest{EventTime: &at}); err != nil {
+					t.Fatal(err)
+				}
+			default:
+				i := r.IntN(len(ids))
+				if err := a.Delete(ctx, "ns", ids[i]); err != nil {
+					t.Fatal(err)
+				}
+				ids = slices.Delete(ids, i, i+1)
+			}
+		}
+		check(fmt.Sprintf("round %d", round), a, b)
+	}
+	// The approximate index (from 20 notes) builds in the background
+	// and saves the full-text index beside it; a new process reads that.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if m, _ := filepath.Glob(filepath.Join(idx, "*.lex")); len(m) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no saved full-text index")
+		}
+		a.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "note", Mode: amem.SearchVector})
+		time.Sleep(20 * time.Millisecond)
+	}
+	c := openOpts(t, path, o)
+	defer c.Close()
+	check("reopened from the saved indexes", c)
+	// And the changes after the save, caught up from the feed.
+	n, err := a.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "the last note", EventTime: t0.Add(30 * time.Minute)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids = append(ids, n.ID)
+	check("after the save", a, b, c)
 }

@@ -292,7 +292,7 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 			}
 			return nil
 		}
-		b = append(b, doc{c.ID, Note{Content: c.Note.Content, Context: c.Note.Context, Keywords: c.Note.Keywords, Tags: c.Note.Tags}})
+		b = append(b, doc{c.ID, Note{Content: c.Note.Content, Context: c.Note.Context, Keywords: c.Note.Keywords, Tags: c.Note.Tags, EventTime: c.Note.EventTime}})
 		if len(b) == batch {
 			batches <- b
 			b = make([]doc, 0, batch)
@@ -536,7 +536,7 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 		return tx.Changes(s.ns, from, func(c Change) error {
 			n := c.Note
 			c.Note = Note{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags,
-				Embedding: append([]float32(nil), n.Embedding...)}
+				EventTime: n.EventTime, Embedding: append([]float32(nil), n.Embedding...)}
 			changes = append(changes, c)
 			return nil
 		})

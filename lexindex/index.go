@@ -36,6 +36,9 @@ type Fields struct {
 	// Aux is the caller's own value for the document, kept and saved
 	// with it (amem: the ranker's traits and the content's length).
 	Aux uint32
+	// Time is the caller's time of the document, kept and saved with it
+	// and returned by Next (amem: the event time, for the reply ranking).
+	Time int64
 }
 
 // Hit is one search result.
@@ -59,6 +62,10 @@ type Index struct {
 	alive  []bool   // by doc number; false for a tombstone
 	docLen []uint32
 	aux    []uint32 // Fields.Aux, by doc number
+	times  []int64  // Fields.Time, by doc number
+	// order is the doc numbers by ID (order.go), tombstones included
+	// until a compaction.
+	order []uint32
 	// docTerms are each live doc's distinct terms, sorted, each with the
 	// marks of where it is: term ID<<whereBits | Where (where.go). They
 	// serve removal and the ranker's per-note features.
@@ -110,7 +117,7 @@ func (ix *Index) Len() int { return ix.live }
 // document's; each document and term about a map entry, an ID and slice
 // headers.
 func (ix *Index) Bytes() int64 {
-	const perEntry, perDoc, perTerm = 10, 100, 96
+	const perEntry, perDoc, perTerm = 10, 112, 96
 	return int64(ix.entries)*perEntry + int64(len(ix.ids))*perDoc + int64(len(ix.terms))*perTerm
 }
 
@@ -192,8 +199,10 @@ func (ix *Index) Upsert(id string, f Fields) {
 	ix.alive = append(ix.alive, true)
 	ix.docLen = append(ix.docLen, dl)
 	ix.aux = append(ix.aux, f.Aux)
+	ix.times = append(ix.times, f.Time)
 	ix.docTerms = append(ix.docTerms, distinct)
 	ix.num[id] = d
+	ix.place(id, d)
 	ix.live++
 	ix.totalLen += uint64(dl)
 }
@@ -238,13 +247,22 @@ func (ix *Index) Compact() {
 		ix.alive[n] = true
 		ix.docLen[n] = ix.docLen[d]
 		ix.aux[n] = ix.aux[d]
+		ix.times[n] = ix.times[d]
 		ix.docTerms[n] = ix.docTerms[d]
 		ix.num[id] = n
 		n++
 	}
 	clear(ix.ids[n:])
 	clear(ix.docTerms[n:])
-	ix.ids, ix.alive, ix.docLen, ix.aux, ix.docTerms = ix.ids[:n], ix.alive[:n], ix.docLen[:n], ix.aux[:n], ix.docTerms[:n]
+	ix.ids, ix.alive, ix.docLen, ix.aux, ix.times, ix.docTerms = ix.ids[:n], ix.alive[:n], ix.docLen[:n], ix.aux[:n], ix.times[:n], ix.docTerms[:n]
+	k := 0
+	for _, d := range ix.order {
+		if nd := ix.nums[d]; nd != gone {
+			ix.order[k] = nd
+			k++
+		}
+	}
+	ix.order = ix.order[:k]
 
 	newID := make([]uint32, len(ix.terms))
 	nt := uint32(0)

@@ -74,6 +74,7 @@ func (c *corpus) fields() Fields {
 		f.Speaker = c.words(1)
 	}
 	f.Aux = c.r.Uint32()
+	f.Time = c.r.Int64()
 	return f
 }
 
@@ -239,6 +240,9 @@ func TestPrunedEqualsExhaustive(t *testing.T) {
 				}
 				if round%5 == 4 {
 					sameMarks(t, ix, docs, c)
+				}
+				if round%3 == 2 {
+					sameOrder(t, ix, docs)
 				}
 				if ix.Len() != len(docs) {
 					t.Fatalf("Len %d, want %d", ix.Len(), len(docs))

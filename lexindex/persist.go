@@ -1,6 +1,7 @@
 package lexindex
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +25,8 @@ import (
 //	            u32 doc numbers, u16 frequencies, u32 sky pairs (tf, len)
 //	aux         per doc number u32 Aux
 //	marks       per live doc, per distinct term in term order, u8 Where
+//	times       per doc number i64 Time
+//	order       the live docs' numbers in ID order, u32 each
 //	checksum    u32 CRC-32C of everything before it
 //
 // Each live document's distinct terms, the live count, total length and
@@ -105,6 +108,21 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		}
 		cw.Bytes(marks)
 	}
+	var buf []byte
+	for i, t := range ix.times {
+		buf = binary.LittleEndian.AppendUint64(buf, uint64(t))
+		if len(buf) >= 1<<16 || i == len(ix.times)-1 {
+			cw.Bytes(buf)
+			buf = buf[:0]
+		}
+	}
+	live := make([]uint32, 0, ix.live)
+	for _, d := range ix.order {
+		if ix.alive[d] {
+			live = append(live, d)
+		}
+	}
+	cw.U32s(live)
 	cw.U32(cw.Sum())
 	return cw.Flush()
 }
@@ -207,6 +225,20 @@ func Read(r io.Reader) (*Index, error) {
 	}
 	marks := make([]byte, live)
 	cr.Full(marks)
+	timeBytes := make([]byte, 8*ndocs)
+	cr.Full(timeBytes)
+	times := make([]int64, ndocs)
+	for d := range times {
+		times[d] = int64(binary.LittleEndian.Uint64(timeBytes[8*d:]))
+	}
+	nlive := 0
+	for _, n := range idLens {
+		if n != 0 {
+			nlive++
+		}
+	}
+	order := make([]uint32, nlive)
+	cr.U32s(order)
 	sum = cr.Sum()
 	if got := cr.U32(); cr.Err() != nil || got != sum {
 		if cr.Err() != nil {
@@ -222,6 +254,7 @@ func Read(r io.Reader) (*Index, error) {
 	ix.alive = make([]bool, ndocs)
 	ix.docLen = docLen
 	ix.aux = aux
+	ix.times = times
 	ix.docTerms = make([][]uint32, ndocs)
 	ix.num = make(map[string]uint32, ndocs)
 	var at uint64
@@ -291,6 +324,13 @@ func Read(r io.Reader) (*Index, error) {
 			at++
 		}
 	}
+	// The order: every live doc once, by strictly rising ID.
+	for i, d := range order {
+		if int(d) >= ndocs || !ix.alive[d] || i > 0 && ix.ids[order[i-1]] >= ix.ids[d] {
+			return nil, fmt.Errorf("%w: ID order broken at %d", ErrCorrupt, i)
+		}
+	}
+	ix.order = order
 	ix.entries = int(entries)
 	return ix, nil
 }

@@ -59,9 +59,23 @@ func sameState(t *testing.T, got, want *Index) {
 		t.Fatal("terms, tombstones or lengths differ")
 	}
 	for d := range want.ids {
-		if want.alive[d] && got.aux[d] != want.aux[d] {
-			t.Fatalf("doc %d aux %d, want %d", d, got.aux[d], want.aux[d])
+		if want.alive[d] && (got.aux[d] != want.aux[d] || got.times[d] != want.times[d]) {
+			t.Fatalf("doc %d aux %d time %d, want %d %d", d, got.aux[d], got.times[d], want.aux[d], want.times[d])
 		}
+	}
+	// The same live documents in the same order; a removed document's
+	// entry is not saved, so only the live ones compare.
+	liveOrder := func(ix *Index) []uint32 {
+		var live []uint32
+		for _, d := range ix.order {
+			if ix.alive[d] {
+				live = append(live, d)
+			}
+		}
+		return live
+	}
+	if g, w := liveOrder(got), liveOrder(want); !slices.Equal(g, w) || len(w) != want.live {
+		t.Fatalf("order %v, want %v (%d live)", g, w, want.live)
 	}
 	for d := range want.ids {
 		if want.alive[d] && (got.ids[d] != want.ids[d] || got.num[want.ids[d]] != uint32(d)) {
