@@ -43,6 +43,22 @@ func bruteForce(vecs map[string][]float32, q []float32, k int) []string {
 	return out
 }
 
+// agreesWithBruteForce fails unless f's top 10 for q are bruteForce's.
+func agreesWithBruteForce(t *testing.T, what string, f *Flat, vecs map[string][]float32, q []float32) {
+	t.Helper()
+	hits, err := f.Search(q, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, h := range hits {
+		got = append(got, h.ID)
+	}
+	if want := bruteForce(vecs, q, 10); !slices.Equal(got, want) {
+		t.Fatalf("%s: got %v, want %v", what, got, want)
+	}
+}
+
 func TestFlatMatchesBruteForce(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 7, 100, parallelMin + 123} {
@@ -73,18 +89,7 @@ func TestFlatMatchesBruteForce(t *testing.T) {
 				t.Fatalf("Len %d, want %d", f.Len(), len(vecs))
 			}
 			for range 5 {
-				q := randVec(r, 16)
-				hits, err := f.Search(q, 10, nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				var got []string
-				for _, h := range hits {
-					got = append(got, h.ID)
-				}
-				if want := bruteForce(vecs, q, 10); !slices.Equal(got, want) {
-					t.Fatalf("got %v, want %v", got, want)
-				}
+				agreesWithBruteForce(t, "", f, vecs, randVec(r, 16))
 			}
 		})
 	}
@@ -199,18 +204,7 @@ func TestFlatMappedBlock(t *testing.T) {
 		runtime.GC() // releases blocks no longer referenced
 		runtime.GC()
 		for range 3 {
-			q := randVec(r, dim)
-			hits, err := f.Search(q, 10, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, h := range hits {
-				got = append(got, h.ID)
-			}
-			if want := bruteForce(vecs, q, 10); !slices.Equal(got, want) {
-				t.Fatalf("%s: got %v, want %v", what, got, want)
-			}
+			agreesWithBruteForce(t, what, f, vecs, randVec(r, dim))
 		}
 		for id, v := range vecs {
 			got, ok := f.Vector(id)
