@@ -147,8 +147,10 @@ type Tx interface {
 	// with a note after it in ID order, its event time and that next
 	// note's ID and event time: IDs grow with ingest time, so it is the
 	// note written next. Other ids are absent. One read for all ids, and
-	// no note is decoded: hybrid search's reply ranking (rankings.go)
-	// asks it about its first hits on every search.
+	// no note is decoded. Hybrid search's reply ranking reads the same
+	// from the full-text index, which follows the feed (rankings.go,
+	// lexindex.Index.Next); this is the store's answer, which that is
+	// tested against.
 	NextNotes(ns string, ids []string) (map[string]NextNote, error)
 	// NoteIDsByContent returns, in ID order, the IDs of the namespace's
 	// notes whose content is exactly content and, unless at is zero,
