@@ -13,7 +13,8 @@ import (
 // when the kernel indexes it (space.go) and kept in the full-text index,
 // in step with the change feed: where the note holds each of its terms
 // (content, keywords, the names it mentions, its speaker: lexindex.Where)
-// and, in the document's Aux, its traits and the content's length.
+// and its traits; the index counts the content's terms itself
+// (lexindex.DocInfo).
 // Reading a candidate's row from the store at search time instead cost
 // about 1 ms a search at 100k notes, which broke issue 12's latency bound
 // (hybrid p50 within 1.5x of vector-only); a copy of each note's term
@@ -30,35 +31,19 @@ const (
 	hasName                          // a capitalised word other than the speaker's name
 )
 
-// A note's Aux in the full-text index: its traits in the low byte, the
-// content's length in terms above, saturating.
-const (
-	auxTraitBits = 8
-	maxAuxTerms  = 1<<(32-auxTraitBits) - 1
-)
-
-func noteAux(traits noteTrait, terms int) uint32 {
-	return uint32(min(terms, maxAuxTerms))<<auxTraitBits | uint32(traits)
-}
-
-func auxTraits(aux uint32) noteTrait { return noteTrait(aux) }
-func auxTerms(aux uint32) int        { return int(aux >> auxTraitBits) }
-
 // textOf is what the full-text index holds of a note: its text, its
 // event time (for the reply ranking), and the ranker's names, speaker and
-// Aux, derived with tok (which the caller does not share).
-func textOf(tok *lexindex.Tokenizer, n Note) lexindex.Fields {
+// traits.
+func textOf(n Note) lexindex.Fields {
 	f := lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags, Time: eventNanos(n.EventTime)}
 	body, speaker := f.Content, ""
 	if sp, rest, ok := splitSpeaker(f.Content); ok {
 		speaker, body = strings.ToLower(sp), rest
 		f.Speaker = speaker
 	}
-	terms := 0
-	tok.Each(f.Content, func([]byte) { terms++ })
 	names, traits := scanBody(body, speaker)
 	f.Names = names
-	f.Aux = noteAux(traits, terms)
+	f.Traits = uint8(traits)
 	return f
 }
 

@@ -120,10 +120,10 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 	s.mu.RLock()
 	q := readQuestion(s.lex, in.query)
 	where := make([]lexindex.Where, len(in.window)*len(q.lookup))
-	aux := make([]uint32, len(in.window))
+	info := make([]lexindex.DocInfo, len(in.window))
 	have := make([]bool, len(in.window))
 	for i, c := range in.window {
-		aux[i], have[i] = s.lex.Where(c.ID, q.lookup, where[i*len(q.lookup):(i+1)*len(q.lookup)])
+		info[i], have[i] = s.lex.Where(c.ID, q.lookup, where[i*len(q.lookup):(i+1)*len(q.lookup)])
 	}
 	s.mu.RUnlock()
 
@@ -136,7 +136,7 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 		f := block[i*width : (i+1)*width : (i+1)*width]
 		f[0] = c.Score
 		if have[i] {
-			noteFeatures(f[1+3*len(rankingNames):], &q, where[i*len(q.lookup):(i+1)*len(q.lookup)], aux[i])
+			noteFeatures(f[1+3*len(rankingNames):], &q, where[i*len(q.lookup):(i+1)*len(q.lookup)], info[i])
 		}
 		out[i] = RankCandidate{ID: c.ID, Fused: c.Score, Features: f}
 		at[c.ID] = i
@@ -164,10 +164,10 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 }
 
 // noteFeatures fills f, the features after the per-ranking ones (see
-// rankFeatures), for a note where which holds q.lookup's terms where
-// says and whose Aux is aux. A note deleted since it was ranked has
+// rankFeatures), for a note which holds q.lookup's terms where where
+// says and whose DocInfo is info. A note deleted since it was ranked has
 // none: they stay 0.
-func noteFeatures(f []float64, q *question, where []lexindex.Where, aux uint32) {
+func noteFeatures(f []float64, q *question, where []lexindex.Where, info lexindex.DocInfo) {
 	var content, keywords, any float64
 	for j, qt := range q.terms {
 		w := where[j]
@@ -210,8 +210,8 @@ func noteFeatures(f []float64, q *question, where []lexindex.Where, aux uint32) 
 	if spoke {
 		f[4] = 1
 	}
-	f[5] = math.Log1p(float64(auxTerms(aux)))
-	traits := auxTraits(aux)
+	f[5] = math.Log1p(float64(info.ContentTerms))
+	traits := noteTrait(info.Traits)
 	cross := func(i int, k questionKind, tr noteTrait) {
 		if q.kind&k != 0 && traits&tr != 0 {
 			f[i] = 1

@@ -49,17 +49,16 @@ func TestReadQuestion(t *testing.T) {
 }
 
 func TestTextOf(t *testing.T) {
-	var tok lexindex.Tokenizer
 	ix := lexindex.New()
-	ix.Upsert("n", textOf(&tok, Note{
+	ix.Upsert("n", textOf(Note{
 		Content:  "Mel: We drove to Paris last May. Jon came 3 times because he loves it. Mel too",
 		Keywords: []string{"road trip"},
 	}))
 	terms := ix.QueryTerms("mel paris jon we road drove")
 	where := make([]lexindex.Where, len(terms))
-	aux, ok := ix.Where("n", terms, where)
-	if !ok || auxTerms(aux) != 17 {
-		t.Fatalf("ok %v, %d terms", ok, auxTerms(aux))
+	info, ok := ix.Where("n", terms, where)
+	if !ok || info.ContentTerms != 17 {
+		t.Fatalf("ok %v, %d terms", ok, info.ContentTerms)
 	}
 	at := map[string]lexindex.Where{}
 	for i, qt := range terms {
@@ -75,7 +74,7 @@ func TestTextOf(t *testing.T) {
 			t.Errorf("%s, a sentence's first word, taken for a name", w)
 		}
 	}
-	traits := auxTraits(aux)
+	traits := noteTrait(info.Traits)
 	for _, tr := range []noteTrait{hasTime, hasNumber, hasBecause, hasPlace, hasName} {
 		if traits&tr == 0 {
 			t.Errorf("trait %b missing from %b", tr, traits)
@@ -83,12 +82,5 @@ func TestTextOf(t *testing.T) {
 	}
 	if at["road"] != lexindex.Held|lexindex.InKeywords || at["drove"] != lexindex.Held|lexindex.InContent {
 		t.Errorf("keywords' and content's terms mixed up: road %b, drove %b", at["road"], at["drove"])
-	}
-}
-
-func TestNoteAuxSaturates(t *testing.T) {
-	a := noteAux(hasTime|hasName, 1<<30)
-	if auxTraits(a) != hasTime|hasName || auxTerms(a) != maxAuxTerms {
-		t.Errorf("traits %b, terms %d", auxTraits(a), auxTerms(a))
 	}
 }

@@ -273,10 +273,9 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		var tok lexindex.Tokenizer
 		for b := range batches {
 			for _, d := range b {
-				lex.Upsert(d.id, textOf(&tok, d.n))
+				lex.Upsert(d.id, textOf(d.n))
 			}
 		}
 	}()
@@ -382,13 +381,12 @@ func (m *Memory) loadFlat(tx Tx, ns string, dim, notes int) (vectors, *lexindex.
 // feed number. A mismatch is errStaleIndex.
 func loadSaved(tx Tx, ns string, ann *hnsw.Index, annSeq int64, lex *lexindex.Index, lexSeq int64) (vectors, error) {
 	vecs := annVectors{ann}
-	var tok lexindex.Tokenizer
 	err := tx.Changes(ns, min(annSeq, lexSeq), func(c Change) error {
 		if c.Seq > lexSeq {
 			if c.Deleted {
 				lex.Remove(c.ID)
 			} else {
-				lex.Upsert(c.ID, textOf(&tok, c.Note))
+				lex.Upsert(c.ID, textOf(c.Note))
 			}
 		}
 		if c.Seq > annSeq {
@@ -561,7 +559,6 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 		}
 	}
 
-	var tok lexindex.Tokenizer
 	s.mu.Lock()
 	if seen != nil && s.built == seen {
 		s.built, s.building = nil, false
@@ -584,7 +581,7 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 			if c.Deleted {
 				s.lex.Remove(c.ID)
 			} else {
-				s.lex.Upsert(c.ID, textOf(&tok, c.Note))
+				s.lex.Upsert(c.ID, textOf(c.Note))
 			}
 			if built != nil {
 				continue

@@ -33,9 +33,10 @@ type Fields struct {
 	// not marked.
 	Names   []string
 	Speaker string
-	// Aux is the caller's own value for the document, kept and saved
-	// with it (amem: the ranker's traits and the content's length).
-	Aux uint32
+	// Traits are the caller's own bits for the document, kept and saved
+	// with it and returned by Where (amem: what the ranker's question
+	// kinds look for).
+	Traits uint8
 	// Time is the caller's time of the document, kept and saved with it
 	// and returned by Next (amem: the event time, for the reply ranking).
 	Time int64
@@ -61,7 +62,9 @@ type Index struct {
 	ids    []string // by doc number
 	alive  []bool   // by doc number; false for a tombstone
 	docLen []uint32
-	aux    []uint32 // Fields.Aux, by doc number
+	// info is, by doc number, Fields.Traits in the low byte and the
+	// count of Content's terms above (DocInfo), saturating.
+	info []uint32
 	times  []int64  // Fields.Time, by doc number
 	// order is the doc numbers by ID (order.go), tombstones included
 	// until a compaction.
@@ -150,6 +153,7 @@ func (ix *Index) Upsert(id string, f Fields) {
 	}
 	w = InContent
 	ix.tok.each(f.Content, add)
+	contentTerms := len(ix.bag)
 	w = 0
 	ix.tok.each(f.Context, add)
 	w = InKeywords
@@ -198,7 +202,7 @@ func (ix *Index) Upsert(id string, f Fields) {
 	ix.ids = append(ix.ids, id)
 	ix.alive = append(ix.alive, true)
 	ix.docLen = append(ix.docLen, dl)
-	ix.aux = append(ix.aux, f.Aux)
+	ix.info = append(ix.info, uint32(min(contentTerms, maxContentTerms))<<8|uint32(f.Traits))
 	ix.times = append(ix.times, f.Time)
 	ix.docTerms = append(ix.docTerms, distinct)
 	ix.num[id] = d
@@ -246,7 +250,7 @@ func (ix *Index) Compact() {
 		ix.ids[n] = id
 		ix.alive[n] = true
 		ix.docLen[n] = ix.docLen[d]
-		ix.aux[n] = ix.aux[d]
+		ix.info[n] = ix.info[d]
 		ix.times[n] = ix.times[d]
 		ix.docTerms[n] = ix.docTerms[d]
 		ix.num[id] = n
@@ -254,7 +258,7 @@ func (ix *Index) Compact() {
 	}
 	clear(ix.ids[n:])
 	clear(ix.docTerms[n:])
-	ix.ids, ix.alive, ix.docLen, ix.aux, ix.times, ix.docTerms = ix.ids[:n], ix.alive[:n], ix.docLen[:n], ix.aux[:n], ix.times[:n], ix.docTerms[:n]
+	ix.ids, ix.alive, ix.docLen, ix.info, ix.times, ix.docTerms = ix.ids[:n], ix.alive[:n], ix.docLen[:n], ix.info[:n], ix.times[:n], ix.docTerms[:n]
 	k := 0
 	for _, d := range ix.order {
 		if nd := ix.nums[d]; nd != gone {

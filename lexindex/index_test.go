@@ -73,7 +73,7 @@ func (c *corpus) fields() Fields {
 	case 1:
 		f.Speaker = c.words(1)
 	}
-	f.Aux = c.r.Uint32()
+	f.Traits = uint8(c.r.Uint32())
 	f.Time = c.r.Int64()
 	return f
 }

@@ -23,7 +23,7 @@ import (
 //	terms       per term: u32 length, then the terms' bytes
 //	postings    per term: u32 entries, u32 sky pairs; then every term's
 //	            u32 doc numbers, u16 frequencies, u32 sky pairs (tf, len)
-//	aux         per doc number u32 Aux
+//	info        per doc number u32: Traits, and Content's terms << 8
 //	marks       per live doc, per distinct term in term order, u8 Where
 //	times       per doc number i64 Time
 //	order       the live docs' numbers in ID order, u32 each
@@ -96,7 +96,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 			cw.U32(s.len)
 		}
 	}
-	cw.U32s(ix.aux)
+	cw.U32s(ix.info)
 	var marks []byte
 	for d, es := range ix.docTerms {
 		if !ix.alive[d] {
@@ -199,8 +199,8 @@ func Read(r io.Reader) (*Index, error) {
 		off += k
 		skyOff += ks
 	}
-	aux := make([]uint32, ndocs)
-	cr.U32s(aux)
+	info := make([]uint32, ndocs)
+	cr.U32s(info)
 	if cr.Err() != nil {
 		return nil, fmt.Errorf("%w: truncated", ErrCorrupt)
 	}
@@ -253,7 +253,7 @@ func Read(r io.Reader) (*Index, error) {
 	ix.ids = make([]string, ndocs)
 	ix.alive = make([]bool, ndocs)
 	ix.docLen = docLen
-	ix.aux = aux
+	ix.info = info
 	ix.times = times
 	ix.docTerms = make([][]uint32, ndocs)
 	ix.num = make(map[string]uint32, ndocs)

@@ -59,8 +59,8 @@ func sameState(t *testing.T, got, want *Index) {
 		t.Fatal("terms, tombstones or lengths differ")
 	}
 	for d := range want.ids {
-		if want.alive[d] && (got.aux[d] != want.aux[d] || got.times[d] != want.times[d]) {
-			t.Fatalf("doc %d aux %d time %d, want %d %d", d, got.aux[d], got.times[d], want.aux[d], want.times[d])
+		if want.alive[d] && (got.info[d] != want.info[d] || got.times[d] != want.times[d]) {
+			t.Fatalf("doc %d info %d time %d, want %d %d", d, got.info[d], got.times[d], want.info[d], want.times[d])
 		}
 	}
 	// The same live documents in the same order; a removed document's

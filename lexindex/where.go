@@ -7,7 +7,7 @@ import "slices"
 // features read (amem's rankfeatures.go), so that they need no copy of
 // the notes' text. At 1M notes a copy of each note's term sets and
 // keywords cost about 950 heap bytes a note; the marks cost none, and
-// Aux four bytes.
+// DocInfo four bytes.
 type Where uint8
 
 const (
@@ -38,22 +38,33 @@ func find(entries []uint32, t uint32) (uint32, bool) {
 	return 0, false
 }
 
+// DocInfo is what Where tells of a document beside its terms.
+type DocInfo struct {
+	Traits uint8 // Fields.Traits
+	// ContentTerms is the number of terms in Fields.Content, repeats
+	// counted, saturating at 2^24-1.
+	ContentTerms int
+}
+
+const maxContentTerms = 1<<24 - 1
+
 // Where writes to out[i] where the document id holds terms[i] (as
 // QueryTerms or Terms returned it from this index, unchanged since): Held
-// and its marks, or 0. It returns the document's Aux, and false if id is
-// not indexed (out is then all 0). out must be as long as terms.
-func (ix *Index) Where(id string, terms []QueryTerm, out []Where) (aux uint32, ok bool) {
+// and its marks, or 0. It returns the document's DocInfo, and false if id
+// is not indexed (out is then all 0). out must be as long as terms.
+func (ix *Index) Where(id string, terms []QueryTerm, out []Where) (DocInfo, bool) {
 	clear(out)
 	d, ok := ix.num[id]
 	if !ok {
-		return 0, false
+		return DocInfo{}, false
 	}
 	for i, t := range terms {
 		if e, found := find(ix.docTerms[d], t.id); found {
 			out[i] = Held | Where(e&whereMask)
 		}
 	}
-	return ix.aux[d], true
+	info := ix.info[d]
+	return DocInfo{Traits: uint8(info), ContentTerms: int(info >> 8)}, true
 }
 
 // Holds reports whether the document id holds term in any of its fields.

@@ -51,9 +51,9 @@ func sameMarks(t *testing.T, ix *Index, docs map[string]Fields, c *corpus) {
 		}
 		terms := ix.QueryTerms(q)
 		got := make([]Where, len(terms))
-		aux, ok := ix.Where(id, terms, got)
-		if !ok || aux != f.Aux {
-			t.Fatalf("%s: Where ok %v, aux %d, want %d", id, ok, aux, f.Aux)
+		info, ok := ix.Where(id, terms, got)
+		if want := (DocInfo{f.Traits, len(Terms(f.Content))}); !ok || info != want {
+			t.Fatalf("%s: Where ok %v, %+v, want %+v", id, ok, info, want)
 		}
 		for i, qt := range terms {
 			if want := naiveWhere(f, qt.Term); got[i] != want {
@@ -84,8 +84,8 @@ func sameMarks(t *testing.T, ix *Index, docs map[string]Fields, c *corpus) {
 func TestWhere(t *testing.T) {
 	ix := New()
 	ix.Upsert("a", Fields{Content: "Caroline: we went running in Boston", Keywords: []string{"marathon", "running"},
-		Names: []string{"Boston", "Denver"}, Speaker: "Caroline", Aux: 7})
-	ix.Upsert("b", Fields{Content: "Melanie paints sunsets", Context: "Boston art", Tags: []string{"art"}, Aux: 9})
+		Names: []string{"Boston", "Denver"}, Speaker: "Caroline", Traits: 7})
+	ix.Upsert("b", Fields{Content: "Melanie paints sunsets", Context: "Boston art", Tags: []string{"art"}, Traits: 9})
 	terms := ix.QueryTerms("did Caroline run a marathon in Boston or Denver, art?")
 	var names []string
 	for _, qt := range terms {
@@ -95,16 +95,16 @@ func TestWhere(t *testing.T) {
 		t.Fatalf("terms %v, want %v", names, want)
 	}
 	got := make([]Where, len(terms))
-	if aux, ok := ix.Where("a", terms, got); !ok || aux != 7 {
-		t.Fatalf("a: %d %v", aux, ok)
+	if info, ok := ix.Where("a", terms, got); !ok || info != (DocInfo{7, 6}) {
+		t.Fatalf("a: %+v %v", info, ok)
 	}
 	const c, k, n, s, h = InContent, InKeywords, InNames, InSpeaker, Held
 	// "Denver" is a name the content does not hold: not marked, not held.
 	if want := []Where{h | c | s, h | c | k, h | k, h | c, h | c | n, 0}; !slices.Equal(got, want) {
 		t.Errorf("a: %v, want %v", got, want)
 	}
-	if aux, ok := ix.Where("b", terms, got); !ok || aux != 9 {
-		t.Fatalf("b: %d %v", aux, ok)
+	if info, ok := ix.Where("b", terms, got); !ok || info != (DocInfo{9, 3}) {
+		t.Fatalf("b: %+v %v", info, ok)
 	}
 	if want := []Where{0, 0, 0, 0, h, h}; !slices.Equal(got, want) {
 		t.Errorf("b: %v, want %v (context and tags are held, unmarked)", got, want)
@@ -118,8 +118,8 @@ func TestWhere(t *testing.T) {
 	ix.Compact()
 	terms = ix.QueryTerms("Caroline marathon Boston")
 	got = got[:len(terms)]
-	if aux, _ := ix.Where("a", terms, got); aux != 7 || !slices.Equal(got, []Where{h | c | s, h | k, h | c | n}) {
-		t.Errorf("after Compact: %d %v", aux, got)
+	if info, _ := ix.Where("a", terms, got); info != (DocInfo{7, 6}) || !slices.Equal(got, []Where{h | c | s, h | k, h | c | n}) {
+		t.Errorf("after Compact: %+v %v", info, got)
 	}
 }
 
