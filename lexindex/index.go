@@ -64,8 +64,8 @@ type Index struct {
 	docLen []uint32
 	// info is, by doc number, Fields.Traits in the low byte and the
 	// count of Content's terms above (DocInfo), saturating.
-	info []uint32
-	times  []int64  // Fields.Time, by doc number
+	info  []uint32
+	times []int64 // Fields.Time, by doc number
 	// order is the doc numbers by ID (order.go), tombstones included
 	// until a compaction.
 	order []uint32
