@@ -65,7 +65,7 @@ type Index struct {
 	// info is, by doc number, Fields.Traits in the low byte and the
 	// count of Content's terms above (DocInfo), saturating.
 	info  []uint32
-	times []int64 // Fields.Time, by doc number
+	times []uint64 // Fields.Time's bits, by doc number
 	// order is the doc numbers by ID (order.go), tombstones included
 	// until a compaction.
 	order []uint32
@@ -203,7 +203,7 @@ func (ix *Index) Upsert(id string, f Fields) {
 	ix.alive = append(ix.alive, true)
 	ix.docLen = append(ix.docLen, dl)
 	ix.info = append(ix.info, uint32(min(contentTerms, maxContentTerms))<<8|uint32(f.Traits))
-	ix.times = append(ix.times, f.Time)
+	ix.times = append(ix.times, uint64(f.Time))
 	ix.docTerms = append(ix.docTerms, distinct)
 	ix.num[id] = d
 	ix.place(id, d)

@@ -55,8 +55,8 @@ func (ix *Index) Next(id string) (next string, at, nextAt int64, ok bool) {
 	}
 	for p := ix.position(id) + 1; p < len(ix.order); p++ {
 		if e := ix.order[p]; ix.alive[e] {
-			return ix.ids[e], ix.times[d], ix.times[e], true
+			return ix.ids[e], int64(ix.times[d]), int64(ix.times[e]), true
 		}
 	}
-	return "", ix.times[d], 0, false
+	return "", int64(ix.times[d]), 0, false
 }

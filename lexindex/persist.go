@@ -1,7 +1,6 @@
 package lexindex
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -108,14 +107,7 @@ func (ix *Index) WriteTo(w io.Writer) (int64, error) {
 		}
 		cw.Bytes(marks)
 	}
-	var buf []byte
-	for i, t := range ix.times {
-		buf = binary.LittleEndian.AppendUint64(buf, uint64(t))
-		if len(buf) >= 1<<16 || i == len(ix.times)-1 {
-			cw.Bytes(buf)
-			buf = buf[:0]
-		}
-	}
+	cw.U64s(ix.times)
 	live := make([]uint32, 0, ix.live)
 	for _, d := range ix.order {
 		if ix.alive[d] {
@@ -225,12 +217,8 @@ func Read(r io.Reader) (*Index, error) {
 	}
 	marks := make([]byte, live)
 	cr.Full(marks)
-	timeBytes := make([]byte, 8*ndocs)
-	cr.Full(timeBytes)
-	times := make([]int64, ndocs)
-	for d := range times {
-		times[d] = int64(binary.LittleEndian.Uint64(timeBytes[8*d:]))
-	}
+	times := make([]uint64, ndocs)
+	cr.U64s(times)
 	nlive := 0
 	for _, n := range idLens {
 		if n != 0 {

@@ -51,26 +51,23 @@ func (c *Writer) U32(v uint32) { c.Bytes(binary.LittleEndian.AppendUint32(c.buf[
 func (c *Writer) U64(v uint64) { c.Bytes(binary.LittleEndian.AppendUint64(c.buf[:0], v)) }
 
 // U32s writes vs, encoding through a bounded buffer.
-func (c *Writer) U32s(vs []uint32) {
-	for len(vs) > 0 && c.err == nil {
-		chunk := vs[:min(len(vs), 1<<14)]
-		vs = vs[len(chunk):]
-		c.buf = c.buf[:0]
-		for _, v := range chunk {
-			c.buf = binary.LittleEndian.AppendUint32(c.buf, v)
-		}
-		c.Bytes(c.buf)
-	}
-}
+func (c *Writer) U32s(vs []uint32) { put(c, vs, binary.LittleEndian.AppendUint32) }
 
 // U16s writes vs as U32s does.
-func (c *Writer) U16s(vs []uint16) {
+func (c *Writer) U16s(vs []uint16) { put(c, vs, binary.LittleEndian.AppendUint16) }
+
+// U64s writes vs as U32s does.
+func (c *Writer) U64s(vs []uint64) { put(c, vs, binary.LittleEndian.AppendUint64) }
+
+// put encodes little-endian integers from vs, at most 16k at a time
+// through c's buffer.
+func put[T uint16 | uint32 | uint64](c *Writer, vs []T, encode func([]byte, T) []byte) {
 	for len(vs) > 0 && c.err == nil {
 		chunk := vs[:min(len(vs), 1<<14)]
 		vs = vs[len(chunk):]
 		c.buf = c.buf[:0]
 		for _, v := range chunk {
-			c.buf = binary.LittleEndian.AppendUint16(c.buf, v)
+			c.buf = encode(c.buf, v)
 		}
 		c.Bytes(c.buf)
 	}
@@ -138,9 +135,12 @@ func (c *Reader) U32s(dst []uint32) { fill(c, dst, 4, binary.LittleEndian.Uint32
 // U16s fills dst as U32s does.
 func (c *Reader) U16s(dst []uint16) { fill(c, dst, 2, binary.LittleEndian.Uint16) }
 
+// U64s fills dst as U32s does.
+func (c *Reader) U64s(dst []uint64) { fill(c, dst, 8, binary.LittleEndian.Uint64) }
+
 // fill decodes little-endian integers of width bytes into dst, at most
 // 16k at a time through c's buffer.
-func fill[T uint16 | uint32](c *Reader, dst []T, width int, decode func([]byte) T) {
+func fill[T uint16 | uint32 | uint64](c *Reader, dst []T, width int, decode func([]byte) T) {
 	for len(dst) > 0 && c.err == nil {
 		k := min(len(dst), 1<<14)
 		if cap(c.buf) < width*k {
