@@ -16,7 +16,6 @@ import (
 // files (AMEMANN1) too. recall's check that every score is its note's
 // exact cosine is what tells stale floats.
 func TestApproximateFloatFile(t *testing.T) {
-	ctx := context.Background()
 	path, dir := t.TempDir()+"/f.db", t.TempDir()
 	const ns = "floats"
 	qs := queries(20)
@@ -31,17 +30,7 @@ func TestApproximateFloatFile(t *testing.T) {
 		t.Fatalf("recall@10 %.3f", r)
 	}
 	// Changes after the file: served from the heap, exactly.
-	for _, id := range ids[:10] {
-		c := "moved " + id
-		if _, err := mem.Update(ctx, ns, id, amem.UpdateRequest{Content: &c}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, id := range ids[10:20] {
-		if err := mem.Delete(ctx, ns, id); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewriteAndDelete(t, mem, ns, "moved ", ids[:10], ids[10:20])
 	addNotes(t, mem, ns, 600, 5)
 	vectorIDs(t, mem, ns, "catch up")
 	if _, heap := mem.Floats(ns); heap != 15 {
@@ -120,24 +109,13 @@ func TestApproximateFloatFile(t *testing.T) {
 // resaveEvery, the index and its float file are written again in the
 // background and the heap rows go; a new process reads both.
 func TestApproximateFloatResave(t *testing.T) {
-	ctx := context.Background()
 	path, dir := t.TempDir()+"/r.db", t.TempDir()
 	const ns = "resave"
 	mem := openOpts(t, path, annOptions(300, dir))
 	mem.SetResaveMin(40)
 	ids := addNotes(t, mem, ns, 0, 400)
 	waitApproximate(t, mem, ns)
-	for _, id := range ids[:20] {
-		c := "resaved " + id
-		if _, err := mem.Update(ctx, ns, id, amem.UpdateRequest{Content: &c}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, id := range ids[20:25] {
-		if err := mem.Delete(ctx, ns, id); err != nil {
-			t.Fatal(err)
-		}
-	}
+	rewriteAndDelete(t, mem, ns, "resaved ", ids[:20], ids[20:25])
 	addNotes(t, mem, ns, 400, 30)
 	deadline := time.Now().Add(time.Minute)
 	for {
@@ -164,5 +142,23 @@ func TestApproximateFloatResave(t *testing.T) {
 	}
 	if b, l := mem.ANNCounts(); b != 0 || l != 1 {
 		t.Fatalf("reopened: %d builds, %d loads; want the re-saved files read", b, l)
+	}
+}
+
+// rewriteAndDelete gives each of rewrite the content prefix+ID, and
+// deletes each of del.
+func rewriteAndDelete(t *testing.T, mem *amem.Memory, ns, prefix string, rewrite, del []string) {
+	t.Helper()
+	ctx := context.Background()
+	for _, id := range rewrite {
+		c := prefix + id
+		if _, err := mem.Update(ctx, ns, id, amem.UpdateRequest{Content: &c}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range del {
+		if err := mem.Delete(ctx, ns, id); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
