@@ -251,9 +251,12 @@ func (m *Memory) advance(ctx context.Context, nss ...string) {
 // and its vectors into ann if ann is not nil, else into a new Flat. ann
 // is a saved index reflecting feed number annSeq: only the notes changed
 // since are written to it, and it must hold exactly the store's vectors
-// after (errStaleIndex if not). The text is indexed on another
-// goroutine, in batches, while the store is read and the vectors copied:
-// tokenising was a third of a load's time.
+// after (errStaleIndex if not). The reading goroutine only reads: the
+// rows go in batches to another goroutine that indexes their text and
+// writes their vectors (tokenising was a third of a load's time, and
+// writing the vectors, the first touch of their block's pages, a
+// quarter of the rest), so that a load takes little longer than reading
+// the store.
 func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (vectors, *lexindex.Index, error) {
 	var vecs vectors
 	if ann != nil {
@@ -264,62 +267,73 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 		vecs = flatVectors{flat}
 	}
 	lex := lexindex.New()
-	type doc struct {
-		id string
-		n  Note // its text; the vector is not read
-	}
-	const batch = 128
-	batches := make(chan []doc, 8)
+	ld := newLoader(dim)
 	done := make(chan struct{})
+	embedded := 0
+	var indexErr error
 	go func() {
 		defer close(done)
-		for b := range batches {
-			for _, d := range b {
-				lex.Upsert(d.id, textOf(d.n))
+		for b := range ld.full {
+			for _, r := range b.rows {
+				if indexErr == nil {
+					indexErr = indexRow(r, vecs, lex, ann, annSeq, &embedded)
+				}
 			}
+			if indexErr != nil {
+				ld.failed.Store(true)
+			}
+			ld.free <- b
 		}
 	}()
-	b := make([]doc, 0, batch)
 	pace := newLoadPacer(notes, dim)
-	embedded := 0
 	err := tx.Changes(ns, 0, func(c Change) error {
 		pace.row()
-		changed := ann == nil || c.Seq > annSeq
-		if c.Deleted {
-			if changed && ann != nil {
-				ann.Remove(c.ID)
-			}
-			return nil
-		}
-		b = append(b, doc{c.ID, Note{Content: c.Note.Content, Context: c.Note.Context, Keywords: c.Note.Keywords, Tags: c.Note.Tags, EventTime: c.Note.EventTime}})
-		if len(b) == batch {
-			batches <- b
-			b = make([]doc, 0, batch)
-		}
-		if len(c.Note.Embedding) == 0 {
-			if changed {
-				vecs.remove(c.ID)
-			}
-			return nil
-		}
-		embedded++
-		if !changed {
-			if !ann.Has(c.ID) {
-				return fmt.Errorf("%w: note %s (feed number %d) is missing", errStaleIndex, c.ID, c.Seq)
-			}
-			return nil
-		}
-		return vecs.upsert(c.ID, c.Note.Embedding)
+		return ld.add(c)
 	})
-	batches <- b
-	close(batches)
+	ld.flush()
+	close(ld.full)
 	<-done
+	if indexErr != nil {
+		err = indexErr
+	}
 	if err == nil && vecs.len() != embedded {
 		// Every vector of the store is in the index: equal counts mean
 		// it holds no others.
 		err = fmt.Errorf("%w: it holds %d vectors, the store %d", errStaleIndex, vecs.len(), embedded)
 	}
 	return vecs, lex, err
+}
+
+// indexRow applies one row of a load: its text to lex, its vector (or
+// its lack of one) to vecs when ann is nil or the row changed after
+// annSeq; an unchanged row's vector must be in ann already. embedded
+// counts the rows with a vector.
+func indexRow(r loadRow, vecs vectors, lex *lexindex.Index, ann *hnsw.Index, annSeq int64, embedded *int) error {
+	changed := ann == nil || r.seq > annSeq
+	if r.deleted {
+		if changed && ann != nil {
+			ann.Remove(r.id)
+		}
+		return nil
+	}
+	lex.Upsert(r.id, textOf(r.text))
+	if r.vec == nil {
+		if changed {
+			vecs.remove(r.id)
+		}
+		return nil
+	}
+	*embedded++
+	if !changed {
+		if !ann.Has(r.id) {
+			return fmt.Errorf("%w: note %s (feed number %d) is missing", errStaleIndex, r.id, r.seq)
+		}
+		return nil
+	}
+	if err := vecs.upsert(r.id, r.vec); err != nil {
+		return fmt.Errorf("note %s: %w", r.id, err)
+	}
+	return nil
 }
 
 // load reads the namespace afresh, in tx: from its saved approximate

@@ -72,7 +72,7 @@ func (f *Flat) reserve(n int) {
 	}
 	if b := hugepage.NewBlock(max(need, 2*cap(f.data))); b != nil {
 		data := b.Floats()[:len(f.data)]
-		copy(data, f.data)
+		copyFloats(data, f.data)
 		f.data, f.block = data, b
 		return
 	}
@@ -302,10 +302,28 @@ func (f *Flat) Copy() (ids []string, vecs [][]float32) {
 	ids = slices.Clone(f.ids)
 	data := make([]float32, len(f.data))
 	hugepage.Advise(data)
-	copy(data, f.data)
+	copyFloats(data, f.data)
 	vecs = make([][]float32, len(ids))
 	for r := range vecs {
 		vecs[r] = data[r*f.dim : (r+1)*f.dim : (r+1)*f.dim]
 	}
 	return ids, vecs
+}
+
+// copyFloats copies src into dst a megabyte at a time, yielding between
+// megabytes. One memmove cannot be preempted, and a loop of them is
+// preemptible only by luck, since the signal nearly always lands inside
+// one; a garbage collection waits for every goroutine to stop for its
+// stack to be scanned, and every goroutine that allocates meanwhile
+// waits for the collection. A background build's copy of a 100k x 512
+// Flat (about 0.4 s on fresh pages) held up a process's first search
+// that long.
+func copyFloats(dst, src []float32) {
+	const chunk = 1 << 18 // floats
+	for len(src) > chunk {
+		copy(dst[:chunk], src[:chunk])
+		dst, src = dst[chunk:], src[chunk:]
+		runtime.Gosched()
+	}
+	copy(dst, src)
 }
