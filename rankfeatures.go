@@ -60,11 +60,8 @@ func (m *Memory) rankerFor(req SearchRequest) *Ranker {
 
 // applyRanker orders in's window by r's score and returns the first k,
 // each with its ranker score. Ties keep the fusion's order.
-func (m *Memory) applyRanker(ctx context.Context, ns string, r *Ranker, in rankInput, k int) ([]Scored, error) {
-	cands, err := m.rankCandidates(ctx, ns, in)
-	if err != nil {
-		return nil, err
-	}
+func applyRanker(s *space, r *Ranker, in rankInput, k int) []Scored {
+	cands := rankCandidates(s, in)
 	w := r.vector()
 	out := make([]Scored, len(cands))
 	for i, c := range cands {
@@ -75,7 +72,7 @@ func (m *Memory) applyRanker(ctx context.Context, ns string, r *Ranker, in rankI
 		out[i] = Scored{ID: c.ID, Score: s}
 	}
 	slices.SortStableFunc(out, func(a, b Scored) int { return cmpFloatDesc(a.Score, b.Score) })
-	return out[:min(k, len(out))], nil
+	return out[:min(k, len(out))]
 }
 
 func cmpFloatDesc(a, b float64) int {
@@ -107,16 +104,9 @@ func (m *Memory) RankFeatures(ctx context.Context, req SearchRequest) ([]RankCan
 	return cands, nil
 }
 
-// rankCandidates computes the features of in's window, in its order.
-func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([]RankCandidate, error) {
-	s := m.spaces.loaded(ns)
-	if s == nil {
-		// Evicted since the rankings were read: load it again.
-		var err error
-		if s, err = m.fresh(ctx, ns); err != nil {
-			return nil, err
-		}
-	}
+// rankCandidates computes the features of in's window, in its order,
+// from s, the space the rankings were read from.
+func rankCandidates(s *space, in rankInput) []RankCandidate {
 	s.mu.RLock()
 	q := readQuestion(s.lex, in.query)
 	where := make([]lexindex.Where, len(in.window)*len(q.lookup))
@@ -160,7 +150,7 @@ func (m *Memory) rankCandidates(ctx context.Context, ns string, in rankInput) ([
 			f[base+2] = h.Score
 		}
 	}
-	return out, nil
+	return out
 }
 
 // noteFeatures fills f, the features after the per-ranking ones (see

@@ -60,13 +60,14 @@ type extraWeights struct{ reply, feedback, dense float64 }
 func (w extraWeights) any() bool { return w.reply > 0 || w.feedback > 0 || w.dense > 0 }
 
 // extraRankings returns the extra rankings that w turns on, from first,
-// the first fusion read to depth, for a search of k hits, the weights
-// to fuse them with, and their names (rankingNames). Replies are looked up for the first 2k hits (at
-// least replyHits).
-func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, []string, error) {
+// the first fusion read to depth from s's indexes, for a search of k
+// hits, the weights to fuse them with, and their names (rankingNames).
+// Replies are looked up for the first 2k hits (at least replyHits).
+func (m *Memory) extraRankings(ctx context.Context, s *space, first []Scored, k, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, []string, error) {
 	if !w.any() || len(first) == 0 {
 		return nil, nil, nil, nil
 	}
+	ns := s.ns
 	var rankings [][]Scored
 	var weights []float64
 	var names []string
@@ -99,24 +100,17 @@ func (m *Memory) extraRankings(ctx context.Context, ns string, first []Scored, k
 		}
 	}
 	if w.reply > 0 {
-		s, err := m.fresh(ctx, ns)
-		if err != nil {
-			return nil, nil, nil, err
-		}
 		replies = s.replies(first[:min(len(first), max(2*k, replyHits))], allow)
 	}
 	if w.reply > 0 {
 		rankings, weights, names = append(rankings, replies), append(weights, w.reply), append(names, "reply")
 	}
 	if w.feedback > 0 {
-		fb, err := m.feedback(ctx, ns, ids, depth, allow)
-		if err != nil {
-			return nil, nil, nil, err
-		}
+		fb := feedback(s, ids, depth, allow)
 		rankings, weights, names = append(rankings, fb), append(weights, w.feedback), append(names, "feedback")
 	}
 	if w.dense > 0 {
-		fb, err := m.denseFeedback(ctx, ns, hitNotes, depth, allow)
+		fb, err := m.denseFeedback(ctx, s, hitNotes, depth, allow)
 		if err != nil {
 			return nil, nil, nil, err
 		}
@@ -176,11 +170,7 @@ func eventNanos(t time.Time) int64 {
 // first hits ids, read from the full-text index (lexindex.InKeywords):
 // reading the three rows from the store cost about 0.45 ms of CPU a
 // search at 100k notes (BenchmarkSearchModes).
-func (m *Memory) feedback(ctx context.Context, ns string, ids []string, depth int, allow map[string]bool) ([]Scored, error) {
-	s, err := m.fresh(ctx, ns)
-	if err != nil {
-		return nil, err
-	}
+func feedback(s *space, ids []string, depth int, allow map[string]bool) []Scored {
 	var filter func(string) bool
 	if allow != nil {
 		filter = func(id string) bool { return allow[id] }
@@ -190,12 +180,12 @@ func (m *Memory) feedback(ctx context.Context, ns string, ids []string, depth in
 	for i, h := range hits {
 		out[i] = Scored{ID: h.ID, Score: h.Score}
 	}
-	return out, nil
+	return out
 }
 
 // denseFeedback is the vector ranking, to depth, of the normalised mean
 // of the hits' embeddings.
-func (m *Memory) denseFeedback(ctx context.Context, ns string, hits []Note, depth int, allow map[string]bool) ([]Scored, error) {
+func (m *Memory) denseFeedback(ctx context.Context, s *space, hits []Note, depth int, allow map[string]bool) ([]Scored, error) {
 	var mean []float64
 	for _, n := range hits {
 		if len(n.Embedding) == 0 || mean != nil && len(n.Embedding) != len(mean) {
@@ -223,11 +213,7 @@ func (m *Memory) denseFeedback(ctx context.Context, ns string, hits []Note, dept
 	for i, x := range mean {
 		q[i] = float32(x)
 	}
-	s, err := m.fresh(ctx, ns)
-	if err != nil {
-		return nil, err
-	}
-	hitsV, err := s.search(q, depth, allow, "", m.rerank(ctx, ns))
+	hitsV, err := s.search(q, depth, allow, "", m.rerank(ctx, s.ns))
 	if err != nil {
 		return nil, err
 	}

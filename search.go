@@ -223,18 +223,18 @@ func (m *Memory) planSearch(ctx context.Context, req SearchRequest) (searchPlan,
 func (m *Memory) direct(ctx context.Context, req SearchRequest, p searchPlan, collect *[]RankCandidate) ([]Scored, error) {
 	switch p.mode {
 	case SearchVector:
-		hits, _, err := m.rank(ctx, req.Namespace, p.q, p.k, 0, p.allow)
+		_, hits, _, err := m.rank(ctx, req.Namespace, p.q, p.k, 0, p.allow)
 		return hits, err
 	case SearchLexical:
-		_, hits, err := m.rank(ctx, req.Namespace, p.q, 0, p.k, p.allow)
+		_, _, hits, err := m.rank(ctx, req.Namespace, p.q, 0, p.k, p.allow)
 		return hits, err
 	case SearchHybrid:
 		depth := hybridDepth(p.k)
-		vec, lex, err := m.rank(ctx, req.Namespace, p.q, depth, depth, p.allow)
+		s, vec, lex, err := m.rank(ctx, req.Namespace, p.q, depth, depth, p.allow)
 		if err != nil {
 			return nil, err
 		}
-		return m.fuseHybrid(ctx, req, p, depth, vec, lex, collect)
+		return m.fuseHybrid(ctx, s, req, p, depth, vec, lex, collect)
 	}
 	return nil, invalidf("search mode %q; use vector, lexical or hybrid", p.mode)
 }
@@ -268,19 +268,21 @@ func validFilter(f Filter) (Filter, error) {
 // rank returns the namespace's top vecK notes by cosine to the query's
 // embedding and its top lexK by BM25 (none for a zero count), among the
 // notes in allow if it is not nil, both from indexes caught up with every
-// change committed before the call.
-func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow map[string]bool) (vec, lex []Scored, err error) {
+// change committed before the call, and the space holding them: the rest
+// of the search reads the same indexes (an evicted space stays valid for
+// the searches using it), without a second catch-up.
+func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow map[string]bool) (s *space, vec, lex []Scored, err error) {
 	var qvec []float32
 	if vecK > 0 {
 		vecs, err := m.embed(ctx, []string{q})
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		qvec = vecs[0]
 	}
-	s, err := m.fresh(ctx, ns)
+	s, err = m.fresh(ctx, ns)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	var filter func(string) bool
 	if allow != nil {
@@ -291,7 +293,7 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 		hits, err := s.search(qvec, vecK, allow, "", m.rerank(vctx, ns))
 		endSpan(span, err)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		vec = make([]Scored, len(hits))
 		for i, h := range hits {
@@ -307,7 +309,7 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 			lex[i] = Scored{ID: h.ID, Score: h.Score}
 		}
 	}
-	return vec, lex, nil
+	return s, vec, lex, nil
 }
 
 // fuseHybrid fuses the vector and full-text rankings, weighted 1 and
@@ -315,7 +317,7 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 // either re-orders the fusion's first candidates by the ranker or
 // spreads the hits over days, as far as the request or the options ask
 // (see rankings.go and ranker.go).
-func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, p searchPlan, depth int, vec, lex []Scored, collect *[]RankCandidate) ([]Scored, error) {
+func (m *Memory) fuseHybrid(ctx context.Context, s *space, req SearchRequest, p searchPlan, depth int, vec, lex []Scored, collect *[]RankCandidate) ([]Scored, error) {
 	k := p.k
 	ew := extraWeights{m.opts.ReplyWeight, m.opts.FeedbackWeight, m.opts.DenseFeedbackWeight}
 	spread := m.opts.DaySpread
@@ -337,7 +339,7 @@ func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, p searchPlan
 	rankings := [][]Scored{vec, lex}
 	names := []string{"vector", "lexical"}
 	if ew.any() {
-		more, moreW, moreN, err := m.extraRankings(ctx, req.Namespace, fuse(depth, weights, rankings...), k, depth, ew, p.allow)
+		more, moreW, moreN, err := m.extraRankings(ctx, s, fuse(depth, weights, rankings...), k, depth, ew, p.allow)
 		if err != nil {
 			return nil, err
 		}
@@ -347,11 +349,11 @@ func (m *Memory) fuseHybrid(ctx context.Context, req SearchRequest, p searchPlan
 	if collect != nil || ranker != nil && spread <= 0 {
 		in := rankInput{query: p.q, names: names, rankings: rankings, window: fuse(rankerWindow(k), weights, rankings...)}
 		if collect != nil {
-			cands, err := m.rankCandidates(ctx, req.Namespace, in)
+			cands := rankCandidates(s, in)
 			*collect = cands
-			return nil, err
+			return nil, nil
 		}
-		return m.applyRanker(ctx, req.Namespace, ranker, in, k)
+		return applyRanker(s, ranker, in, k), nil
 	}
 	if spread <= 0 {
 		return fuse(k, weights, rankings...), nil
