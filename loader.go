@@ -84,6 +84,30 @@ func (l *loader) add(c Change) error {
 	return nil
 }
 
+// drain runs on the indexing goroutine: index takes each row in order
+// until it fails; the rows after are passed over and the reader told to
+// stop. It returns index's error.
+func (l *loader) drain(index func(loadRow) error) (err error) {
+	for b := range l.full {
+		for _, r := range b.rows {
+			if err == nil {
+				err = index(r)
+			}
+		}
+		if err != nil {
+			l.failed.Store(true)
+		}
+		l.free <- b
+	}
+	return err
+}
+
+// finish sends the last batch and ends the load's rows.
+func (l *loader) finish() {
+	l.flush()
+	close(l.full)
+}
+
 // flush sends the batch being filled, if any.
 func (l *loader) flush() {
 	if l.cur != nil && len(l.cur.rows) > 0 {

@@ -273,25 +273,14 @@ func loadAll(tx Tx, ns string, dim, notes int, ann *hnsw.Index, annSeq int64) (v
 	var indexErr error
 	go func() {
 		defer close(done)
-		for b := range ld.full {
-			for _, r := range b.rows {
-				if indexErr == nil {
-					indexErr = indexRow(r, vecs, lex, ann, annSeq, &embedded)
-				}
-			}
-			if indexErr != nil {
-				ld.failed.Store(true)
-			}
-			ld.free <- b
-		}
+		indexErr = ld.drain(func(r loadRow) error { return indexRow(r, vecs, lex, ann, annSeq, &embedded) })
 	}()
 	pace := newLoadPacer(notes, dim)
 	err := tx.Changes(ns, 0, func(c Change) error {
 		pace.row()
 		return ld.add(c)
 	})
-	ld.flush()
-	close(ld.full)
+	ld.finish()
 	<-done
 	if indexErr != nil {
 		err = indexErr
