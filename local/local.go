@@ -162,6 +162,43 @@ func NewCurator(cfg Config, emb amem.Embedder) (amem.Curator, error) {
 	}
 }
 
+// ProductOptions are the options amem opens a memory with: cfg.Options,
+// with the search settings that suit the embedder where it leaves them
+// zero, the curator cfg names and emb, the embedder. The evaluation
+// suite opens its stores with them, so that it measures what users run.
+func ProductOptions(cfg Config, emb amem.Embedder) (amem.Options, error) {
+	opts := cfg.Options
+	opts.Embedder = emb
+	if opts.LexicalWeight == 0 {
+		opts.LexicalWeight = LexicalWeight(cfg.Embedder)
+	}
+	reply, feedback := ExtraRankings(cfg.Embedder)
+	if opts.ReplyWeight == 0 {
+		opts.ReplyWeight = reply
+	}
+	if opts.FeedbackWeight == 0 {
+		opts.FeedbackWeight = feedback
+	}
+	if opts.Ranker == nil && !cfg.NoRanker {
+		var err error
+		if opts.Ranker, err = Ranker(cfg.Embedder); err != nil {
+			return amem.Options{}, err
+		}
+	}
+	if cfg.Logger != nil {
+		opts.Logger = cfg.Logger
+	}
+	cur, err := NewCurator(cfg, emb)
+	if err != nil {
+		return amem.Options{}, err
+	}
+	opts.Curator = cur
+	if opts.EmbedText == nil {
+		opts.EmbedText = EmbedText(cfg.CuratorName())
+	}
+	return opts, nil
+}
+
 // Open opens (creating if needed) the memory described by cfg.
 func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
 	mem, _, err := OpenWithStore(ctx, cfg)
@@ -182,36 +219,12 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts := cfg.Options
-	opts.Embedder = emb
-	if opts.LexicalWeight == 0 {
-		opts.LexicalWeight = LexicalWeight(cfg.Embedder)
-	}
-	reply, feedback := ExtraRankings(cfg.Embedder)
-	if opts.ReplyWeight == 0 {
-		opts.ReplyWeight = reply
-	}
-	if opts.FeedbackWeight == 0 {
-		opts.FeedbackWeight = feedback
-	}
-	if opts.Ranker == nil && !cfg.NoRanker {
-		if opts.Ranker, err = Ranker(cfg.Embedder); err != nil {
-			return nil, nil, err
-		}
-	}
-	if cfg.Logger != nil {
-		opts.Logger = cfg.Logger
-	}
-	if opts.IndexDir == "" {
-		opts.IndexDir = IndexDir(cfg.Path)
-	}
-	cur, err := NewCurator(cfg, emb)
+	opts, err := ProductOptions(cfg, emb)
 	if err != nil {
 		return nil, nil, err
 	}
-	opts.Curator = cur
-	if opts.EmbedText == nil {
-		opts.EmbedText = EmbedText(cfg.CuratorName())
+	if opts.IndexDir == "" {
+		opts.IndexDir = IndexDir(cfg.Path)
 	}
 	st, err := OpenStore(ctx, cfg.Path)
 	if err != nil {

@@ -65,6 +65,7 @@ type rawConversation struct {
 	SampleID     string                     `json:"sample_id"`
 	Conversation map[string]json.RawMessage `json:"conversation"`
 	QA           []json.RawMessage          `json:"qa"`
+	Observation  map[string]json.RawMessage `json:"observation"`
 }
 
 type rawTurn struct {
@@ -82,7 +83,78 @@ type rawQA struct {
 	Category          json.RawMessage `json:"category"`
 }
 
-var sessionKeyRE = regexp.MustCompile(`^session_([0-9]+)$`)
+var (
+	sessionKeyRE     = regexp.MustCompile(`^session_([0-9]+)$`)
+	observationKeyRE = regexp.MustCompile(`^session_([0-9]+)_observation$`)
+)
+
+// parseObservations reads the "observation" object: per session_N_observation
+// a map from speaker to [fact, citation] pairs, the citation a dia_id, a
+// list of them or a ";"-joined string. Speakers are taken in name order
+// (a JSON object has none); a session the conversation lacks, or a fact
+// that cites no turn of the conversation, is left out: it can't be dated
+// or scored.
+func parseObservations(raw map[string]json.RawMessage, sessions []Session, ids map[string]bool) ([]Observation, error) {
+	when := make(map[int]time.Time, len(sessions))
+	for _, s := range sessions {
+		when[s.Index] = s.DateTime
+	}
+	type keyed struct {
+		n   int
+		key string
+	}
+	var keys []keyed
+	for key := range raw {
+		m := observationKeyRE.FindStringSubmatch(key)
+		if m == nil {
+			continue
+		}
+		n, err := strconv.Atoi(m[1])
+		if err != nil {
+			return nil, fmt.Errorf("observation %s: bad session number", key)
+		}
+		keys = append(keys, keyed{n, key})
+	}
+	sort.Slice(keys, func(a, b int) bool { return keys[a].n < keys[b].n })
+	var out []Observation
+	for _, k := range keys {
+		t, ok := when[k.n]
+		if !ok {
+			continue
+		}
+		var bySpeaker map[string][]json.RawMessage
+		if err := unmarshal(raw[k.key], &bySpeaker); err != nil {
+			return nil, fmt.Errorf("observation %s: %w", k.key, err)
+		}
+		speakers := make([]string, 0, len(bySpeaker))
+		for sp := range bySpeaker {
+			speakers = append(speakers, sp)
+		}
+		sort.Strings(speakers)
+		for _, sp := range speakers {
+			for i, f := range bySpeaker[sp] {
+				var pair []json.RawMessage
+				if err := unmarshal(f, &pair); err != nil || len(pair) != 2 {
+					return nil, fmt.Errorf("observation %s %s[%d]: not a [fact, citation] pair", k.key, sp, i)
+				}
+				var text string
+				if err := unmarshal(pair[0], &text); err != nil {
+					return nil, fmt.Errorf("observation %s %s[%d]: fact: %w", k.key, sp, i, err)
+				}
+				cites, err := cleanEvidence(pair[1], ids)
+				if err != nil {
+					return nil, fmt.Errorf("observation %s %s[%d]: citation: %w", k.key, sp, i, err)
+				}
+				text = strings.TrimSpace(text)
+				if text == "" || len(cites) == 0 {
+					continue
+				}
+				out = append(out, Observation{Session: k.n, Speaker: sp, Text: text, Cites: cites, Time: t})
+			}
+		}
+	}
+	return out, nil
+}
 
 func parseConversation(i int, raw json.RawMessage) (Conversation, error) {
 	var rc rawConversation
@@ -167,6 +239,12 @@ func parseConversation(i int, raw json.RawMessage) (Conversation, error) {
 		}
 		c.Sessions = append(c.Sessions, s)
 	}
+
+	obs, err := parseObservations(rc.Observation, c.Sessions, ids)
+	if err != nil {
+		return Conversation{}, errf("%w", err)
+	}
+	c.Observations = obs
 
 	c.QA = make([]Question, 0, len(rc.QA))
 	for j, raw := range rc.QA {

@@ -275,3 +275,56 @@ func TestLoadDevData(t *testing.T) {
 		t.Errorf("conv-26 D1:5 content = %q", tu.Content())
 	}
 }
+
+func TestParseObservations(t *testing.T) {
+	raw := strings.Replace(tinyJSON, `"observation": {}`, `"observation": {
+   "session_9_observation": {"Bob": [["Bob painted another picture.", "D9:17"]]},
+   "session_8_observation": {
+    "Bob": [["Bob saw a sunset.", ["D8:6", "D8:5"]], ["Bob cites nothing here.", "D99:1"]],
+    "Ann": [["Ann shared a photo.", "D8:5; D8:6"], ["  ", "D8:5"]]
+   },
+   "session_12_observation": {"Ann": [["No such session.", "D8:5"]]},
+   "session_summary_x": {}
+  }`, 1)
+	convs, err := Parse(strings.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := convs[0].Observations
+	may8 := time.Date(2023, 5, 8, 13, 56, 0, 0, time.UTC)
+	want := []Observation{
+		{Session: 8, Speaker: "Ann", Text: "Ann shared a photo.", Cites: []string{"D8:5", "D8:6"}, Time: may8},
+		{Session: 8, Speaker: "Bob", Text: "Bob saw a sunset.", Cites: []string{"D8:6", "D8:5"}, Time: may8},
+		{Session: 9, Speaker: "Bob", Text: "Bob painted another picture.", Cites: []string{"D9:17"}, Time: time.Date(2023, 9, 13, 0, 9, 0, 0, time.UTC)},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("observations\n got %+v\nwant %+v", got, want)
+	}
+	bad := strings.Replace(tinyJSON, `"observation": {}`, `"observation": {"session_8_observation": {"Bob": [["only the fact"]]}}`, 1)
+	if _, err := Parse(strings.NewReader(bad)); err == nil || !strings.Contains(err.Error(), "[fact, citation]") {
+		t.Fatalf("a fact without a citation: %v", err)
+	}
+}
+
+func TestObservationsOfTheDevSplit(t *testing.T) {
+	path := filepath.Join("..", "..", "shared", "locomo", "locomo-dev.json")
+	convs, err := Load(path)
+	if err != nil {
+		t.Fatalf("the development split (%s): %v", path, err)
+	}
+	n := 0
+	for _, c := range convs {
+		n += len(c.Observations)
+		for _, o := range c.Observations {
+			for _, id := range o.Cites {
+				if _, ok := c.Turn(id); !ok {
+					t.Fatalf("%s: %q cites %s, not a turn", c.SampleID, o.Text, id)
+				}
+			}
+		}
+	}
+	// The README of the split: 677 facts, each citing a turn.
+	if n != 677 {
+		t.Fatalf("%d observations, want 677", n)
+	}
+}

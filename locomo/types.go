@@ -14,6 +14,21 @@ type Conversation struct {
 	Sessions []Session
 	// QA in file order; Question.Index is the position in this slice.
 	QA []Question
+	// Observations are the short third-person facts the data gives for
+	// each session ("observation"), in session order and, within a
+	// session, in the order of the file's speakers and facts.
+	Observations []Observation
+}
+
+// Observation is one fact of a session_N_observation: what an agent
+// would keep of the conversation as a memory (Mem0-style), with the turns
+// it comes from.
+type Observation struct {
+	Session int       // Session.Index
+	Speaker string    // the speaker the fact is filed under
+	Text    string    // e.g. "Joanna's favorite movie genres are dramas and romcoms."
+	Cites   []string  // the dia_ids it cites, cleaned as Question.Evidence is
+	Time    time.Time // the session's DateTime
 }
 
 // Session is one dated conversation session.

@@ -21,7 +21,7 @@ import (
 func (a *app) evalCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "eval",
-		Short: "run benchmarks",
+		Short: "measure search: the suite of several memory shapes (default), or LoCoMo",
 	}
 	var data, out, search, work, plotPath, missesPath, embedText, rankerOut string
 	var modes, cvGrid []string
@@ -276,6 +276,12 @@ the ranker's cross-validation.`,
 	f.BoolVar(&noRanker, "no-ranker", false, "search the amem modes by fusion alone, without the learned ranker, and skip its cross-validation (the ablation)")
 	f.StringVar(&rankerOut, "ranker-out", "", "with --cv: write the ranker trained on every conversation (mode amem) here, as JSON")
 	c.AddCommand(lc)
+	suite := a.suiteCmd()
+	c.AddCommand(suite)
+	// Bare `amem eval` runs the suite, with its flags.
+	c.Flags().AddFlagSet(suite.Flags())
+	c.Args, c.PreRun, c.RunE = suite.Args, suite.PreRun, suite.RunE
+	c.Long = "eval runs the evaluation suite (eval suite: every set, every mode, one table) or the LoCoMo benchmark (eval locomo)."
 	return c
 }
 
