@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -152,8 +153,8 @@ func recall(t *testing.T, mem *amem.Memory, ns string, k int, queries []string, 
 			if !ok || (allow != nil && !allow(r.Note.ID)) {
 				t.Fatalf("query %q: %s is not a note of the store that passes the filter", q, r.Note.ID)
 			}
-			if c := cosine(qv[0], v); c-r.Score > cosineSlack || r.Score-c > cosineSlack {
-				t.Fatalf("query %q: %s scored %v, its cosine is %v", q, r.Note.ID, r.Score, c)
+			if c := cosine(qv[0], v); math.Abs(amem.DefaultRelevance.Vector.Prob(c, 0)-r.Score) > relevanceSlack {
+				t.Fatalf("query %q: %s scored %v, the relevance of its cosine %v is %v", q, r.Note.ID, r.Score, c, amem.DefaultRelevance.Vector.Prob(c, 0))
 			} else if c >= exact[want-1]-cosineSlack {
 				hit++
 			}

@@ -31,7 +31,7 @@ import (
 // read in full and the index built afresh.
 //
 // The format of each: an 8-byte magic ("AMEMANN2" for the graph,
-// "AMEMLEXF" for the full-text index), u64 feed number, u32 dimensions,
+// "AMEMLEXG" for the full-text index), u64 feed number, u32 dimensions,
 // u32 name length, the embedder's name, u32 CRC-32C of all of that, then
 // hnsw.Index.WriteTo's or lexindex.Index.WriteTo's bytes (with their own
 // checksums).
@@ -47,7 +47,10 @@ import (
 
 const (
 	annMagic = "AMEMANN2"
-	lexMagic = "AMEMLEXF"
+	// lexMagic changes when what amem keeps of a note in its full-text
+	// index does: "AMEMLEXF" files lack the isTurn trait (notetext.go)
+	// and are rebuilt.
+	lexMagic = "AMEMLEXG"
 )
 
 var annCRC = crc32.MakeTable(crc32.Castagnoli)

@@ -1,8 +1,8 @@
 package amem
 
-// HybridDepth is hybridDepth for the external tests: their oracle fuses
+// FusionDepth is fusionDepth for the external tests: their oracle fuses
 // rankings read to the same depth as Search.
-var HybridDepth = hybridDepth
+const FusionDepth = fusionDepth
 
 // ANNCounts returns how many approximate indexes m has built and read
 // from Options.IndexDir.

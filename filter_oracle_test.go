@@ -223,6 +223,7 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 	path := filepath.Join(t.TempDir(), "oracle.db")
 	notes := oracleNotes(t, r, path, ns, emb, 200)
 	const lexWeight = 2.5 // not 1, so that the weights are checked
+	rel := amem.DefaultRelevance
 	mem := openOpts(t, path, amem.Options{Embedder: emb, LexicalWeight: lexWeight, ApproximateFrom: approximateFrom, Logger: quiet})
 	defer mem.Close()
 	if approximateFrom > 0 {
@@ -254,7 +255,7 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 		t.Helper()
 		req := amem.SearchRequest{Namespace: ns, Query: q, K: k, Mode: mode, Filter: f, LinksPerHit: -1}
 		if len(rk) > 0 {
-			req.Ranker = rk[0]
+			req.Ranker, req.Profile = rk[0], amem.ProfileConversation
 		}
 		res, err := mem.Search(ctx, req)
 		if err != nil {
@@ -302,21 +303,34 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 		// which is answered exactly.
 		approx := approximateFrom > 0 && len(vecOracle)*20 >= len(notes)
 
+		// The notes whose content is the query, which come first in
+		// every mode, and every note's full-text share of the query.
+		rq := ix.Resolve(q)
+		exact := ix.SameContent(rq, func(id string) bool { return passes(byID[id], f) })
+		share := func(id string) float64 { return rq.Share(ix.Score(rq, id)) }
+		lexWant := exactFirstOracle(exact, lexOracle)
+
 		vecAt := map[int][]amem.Scored{} // the vector ranking by depth
 		for _, k := range []int{1, 4, 40} {
-			if got, want := search(q, k, amem.SearchLexical, f), lexOracle[:min(k, len(lexOracle))]; !slices.Equal(got, want) {
+			got := search(q, k, amem.SearchLexical, f)
+			if want := lexWant[:min(k, len(lexWant))]; !slices.Equal(scoredIDs(got), scoredIDs(want)) {
 				t.Fatalf("%s, lexical, k=%d:\n got %v\nwant %v", where, k, got, want)
 			}
+			for _, g := range got {
+				if want := rel.Lexical.Prob(0, share(g.ID)); math.Abs(g.Score-want) > 1e-9 {
+					t.Fatalf("%s, lexical, k=%d: %s scored %v, its relevance is %v", where, k, g.ID, g.Score, want)
+				}
+			}
 
-			depth := amem.HybridDepth(k)
+			depth := amem.FusionDepth
 			vec, ok := vecAt[depth]
 			if !ok {
 				vec = search(q, depth, amem.SearchVector, f)
 				if approx {
 					h, w := recallOf(vec, vecOracle, depth)
 					hits, wants = hits+h, wants+w
-				} else {
-					checkVectorRanking(t, fmt.Sprintf("%s, vector, k=%d", where, depth), vec, vecOracle, depth)
+				} else if len(exact) == 0 {
+					checkVectorRanking(t, fmt.Sprintf("%s, vector, k=%d", where, depth), vec, vecOracle, depth, rel.Vector)
 				}
 				vecAt[depth] = vec
 			}
@@ -328,21 +342,32 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 			} else if !slices.Equal(scoredIDs(got), scoredIDs(vec[:min(k, len(vec))])) {
 				t.Fatalf("%s, vector, k=%d: %v is not the top of k=%d's %v", where, k, got, depth, vec)
 			}
-			// The vector side is fused as ranked above (checked against the
-			// oracle, ties within rounding as the index broke them).
-			want := fuseOracle(k, lexWeight, vec, lexOracle[:min(depth, len(lexOracle))])
-			if got := search(q, k, amem.SearchHybrid, f); !slices.Equal(got, want) {
-				t.Fatalf("%s, hybrid, k=%d:\n got %v\nwant %v", where, k, got, want)
+			// Hybrid, general profile: the notes within the depth of
+			// either ranking, by relevance (the vector side as ranked
+			// above, checked against the oracle).
+			cos := map[string]float64{}
+			for _, o := range vecOracle {
+				cos[o.ID] = o.Score
 			}
-			// With a ranker: k hits (as many as fusion gives), every one
-			// passing the filter (search checks) and from fusion's window.
-			window := fuseOracle(amem.RankerWindow(k), lexWeight, vec, lexOracle[:min(depth, len(lexOracle))])
+			cands := map[string]bool{}
+			for _, h := range append(slices.Clone(vec), lexOracle[:min(depth, len(lexOracle))]...) {
+				cands[h.ID] = true
+			}
+			got = search(q, k, amem.SearchHybrid, f)
+			checkByRelevance(t, fmt.Sprintf("%s, hybrid, k=%d", where, k), got, k, exact, cands, func(id string) float64 {
+				return rel.Hybrid.Prob(cos[id], share(id))
+			})
+			// The conversation profile with a ranker: k hits (as many as
+			// the general profile gives), every one passing the filter
+			// (search checks) and from fusion's window or the notes
+			// whose content is the query.
+			window := fuseOracle(amem.RankerWindow, lexWeight, vec, lexOracle[:min(depth, len(lexOracle))])
 			ranked := search(q, k, amem.SearchHybrid, f, ranker)
-			if len(ranked) != len(want) {
-				t.Fatalf("%s, hybrid with a ranker, k=%d: %d hits, want %d", where, k, len(ranked), len(want))
+			if len(ranked) != len(got) {
+				t.Fatalf("%s, hybrid with a ranker, k=%d: %d hits, want %d", where, k, len(ranked), len(got))
 			}
 			for _, h := range ranked {
-				if !slices.ContainsFunc(window, func(w amem.Scored) bool { return w.ID == h.ID }) {
+				if !slices.ContainsFunc(window, func(w amem.Scored) bool { return w.ID == h.ID }) && !slices.Contains(exact, h.ID) {
 					t.Fatalf("%s, hybrid with a ranker, k=%d: %s is outside fusion's window %v", where, k, h.ID, window)
 				}
 			}
@@ -383,7 +408,7 @@ func scoredIDs(s []amem.Scored) []string {
 
 // checkVectorRanking checks that got is the top min(k, len(oracle)) of the
 // oracle's cosines, in order, up to cosineSlack.
-func checkVectorRanking(t *testing.T, where string, got, oracle []amem.Scored, k int) {
+func checkVectorRanking(t *testing.T, where string, got, oracle []amem.Scored, k int, curve amem.Logistic) {
 	t.Helper()
 	if len(got) != min(k, len(oracle)) {
 		t.Fatalf("%s: %d results, want %d", where, len(got), min(k, len(oracle)))
@@ -398,8 +423,8 @@ func checkVectorRanking(t *testing.T, where string, got, oracle []amem.Scored, k
 		if !ok {
 			t.Fatalf("%s: %s does not pass the filter", where, g.ID)
 		}
-		if math.Abs(c-g.Score) > cosineSlack {
-			t.Fatalf("%s: %s scored %v, its cosine is %v", where, g.ID, g.Score, c)
+		if want := curve.Prob(c, 0); math.Abs(want-g.Score) > relevanceSlack {
+			t.Fatalf("%s: %s scored %v, the relevance of its cosine %v is %v", where, g.ID, g.Score, c, want)
 		}
 		if i > 0 && c > cos[got[i-1].ID]+cosineSlack {
 			t.Fatalf("%s: %s (cosine %v) ranks below %s (%v)", where, g.ID, c, got[i-1].ID, cos[got[i-1].ID])
@@ -415,6 +440,65 @@ func checkVectorRanking(t *testing.T, where string, got, oracle []amem.Scored, k
 			t.Fatalf("%s: %s (cosine %v) is missing; the last result has %v", where, o.ID, o.Score, last)
 		}
 	}
+}
+
+// relevanceSlack is cosineSlack through the steepest relevance curve.
+const relevanceSlack = 1e-4
+
+// checkByRelevance checks hits against the general profile's rule: the
+// notes whose content is the query first, then the candidates best
+// first by relevance (rel), k of them or all; every score its relevance.
+func checkByRelevance(t *testing.T, where string, got []amem.Scored, k int, exact []string, cands map[string]bool, rel func(id string) float64) {
+	t.Helper()
+	all := len(cands)
+	for _, id := range exact {
+		if !cands[id] {
+			all++
+		}
+	}
+	if len(got) != min(k, all) {
+		t.Fatalf("%s: %d hits, want %d", where, len(got), min(k, all))
+	}
+	in := map[string]bool{}
+	for i, g := range got {
+		if i < len(exact) {
+			if !slices.Contains(exact, g.ID) {
+				t.Fatalf("%s: hit %d is %s; the notes whose content is the query are %v", where, i, g.ID, exact)
+			}
+		} else if !cands[g.ID] {
+			t.Fatalf("%s: %s is no candidate", where, g.ID)
+		}
+		if want := rel(g.ID); math.Abs(want-g.Score) > relevanceSlack {
+			t.Fatalf("%s: %s scored %v, its relevance is %v", where, g.ID, g.Score, want)
+		}
+		if i > len(exact) && g.Score > got[i-1].Score+relevanceSlack {
+			t.Fatalf("%s: %s (%v) ranks below %s (%v)", where, g.ID, g.Score, got[i-1].ID, got[i-1].Score)
+		}
+		in[g.ID] = true
+	}
+	if len(got) <= len(exact) {
+		return
+	}
+	last := got[len(got)-1].Score
+	for id := range cands {
+		if !in[id] && rel(id) > last+relevanceSlack {
+			t.Fatalf("%s: %s (relevance %v) is missing; the last hit has %v", where, id, rel(id), last)
+		}
+	}
+}
+
+// exactFirstOracle moves the notes whose content is the query to the
+// front of a ranking, in their order there.
+func exactFirstOracle(exact []string, ranking []amem.Scored) []amem.Scored {
+	var first, rest []amem.Scored
+	for _, h := range ranking {
+		if slices.Contains(exact, h.ID) {
+			first = append(first, h)
+		} else {
+			rest = append(rest, h)
+		}
+	}
+	return append(first, rest...)
 }
 
 // fuseOracle is weighted reciprocal rank fusion as documented on

@@ -118,9 +118,12 @@ func checkIndexes(t *testing.T, where string, m *amem.Memory, ns string, r *rand
 		if len(got) != len(want) {
 			t.Fatalf("%s: lexical %q: %d hits, the store's notes give %d", where, q, len(got), len(want))
 		}
+		// Scores are relevances: the share of the query each BM25 is.
+		rq := ix.Resolve(q)
 		for i := range got {
-			if got[i].ID != want[i].ID || math.Abs(got[i].Score-want[i].Score) > 1e-9*want[i].Score {
-				t.Fatalf("%s: lexical %q: hit %d is %v, the store's notes give %v", where, q, i, got[i], want[i])
+			rel := amem.DefaultRelevance.Lexical.Prob(0, rq.Share(want[i].Score))
+			if got[i].ID != want[i].ID || math.Abs(got[i].Score-rel) > 1e-9 {
+				t.Fatalf("%s: lexical %q: hit %d is %v, the store's notes give %v (relevance %v)", where, q, i, got[i], want[i], rel)
 			}
 		}
 
@@ -143,6 +146,6 @@ func checkIndexes(t *testing.T, where string, m *amem.Memory, ns string, r *rand
 			}
 			continue
 		}
-		checkVectorRanking(t, where+": vector "+q, search(q, amem.SearchVector), oracle, amem.MaxK)
+		checkVectorRanking(t, where+": vector "+q, search(q, amem.SearchVector), oracle, amem.MaxK, amem.DefaultRelevance.Vector)
 	}
 }

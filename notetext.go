@@ -29,6 +29,10 @@ const (
 	hasBecause                       // a reason given
 	hasPlace                         // "in/at/to/from" before a capitalised word
 	hasName                          // a capitalised word other than the speaker's name
+	// isTurn: the note is a turn of a conversation, "Speaker: text".
+	// Search counts these (lexindex.Index.WithTraits) to tell a
+	// namespace of dialogue from one of facts (profile.go).
+	isTurn
 )
 
 // textOf is what the full-text index holds of a note: its text, its
@@ -37,11 +41,14 @@ const (
 func textOf(n Note) lexindex.Fields {
 	f := lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags, Time: eventNanos(n.EventTime)}
 	body, speaker := f.Content, ""
+	turn := noteTrait(0)
 	if sp, rest, ok := splitSpeaker(f.Content); ok {
 		speaker, body = strings.ToLower(sp), rest
 		f.Speaker = speaker
+		turn = isTurn
 	}
 	names, traits := scanBody(body, speaker)
+	traits |= turn
 	f.Names = names
 	f.Traits = uint8(traits)
 	return f

@@ -84,10 +84,22 @@ type Options struct {
 	// Default 0: off.
 	DaySpread float64
 	// Ranker re-orders hybrid search's first candidates by a learned
-	// score (ranker.go). Default nil: fusion's order. Package local sets
-	// the weights trained on LoCoMo's development split. A day spread,
-	// when on, takes the ranker's place: the ranker was trained without it.
+	// score (ranker.go), in the conversation profile. Default nil:
+	// fusion's order. Package local sets the weights trained on LoCoMo's
+	// development split. A day spread, when on, takes the ranker's
+	// place: the ranker was trained without it.
 	Ranker *Ranker
+
+	// Profile is hybrid search's profile (profile.go) when a request
+	// names none. Default ProfileAuto: conversation for a namespace of
+	// dialogue turns, general for any other. The reply and feedback
+	// rankings, the day spread and the ranker above serve the
+	// conversation profile only.
+	Profile Profile
+
+	// Relevance turns what a search measured of each hit into its Score
+	// (relevance.go). Default DefaultRelevance.
+	Relevance *Relevance
 
 	// OnEnrich, if set, is called once after each enrichment that ran
 	// (whoever started it: Add, Enrich, a worker), with the note as it
@@ -237,6 +249,12 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.LexicalWeight <= 0 {
 		v.LexicalWeight = 1
+	}
+	if v.Relevance == nil {
+		v.Relevance = &DefaultRelevance
+	}
+	if v.Profile == "" {
+		v.Profile = ProfileAuto
 	}
 	if v.MaxAttempts <= 0 {
 		v.MaxAttempts = 5

@@ -92,12 +92,13 @@ func RankFeatureNames() []string { return slices.Clone(rankFeatures) }
 func featureIndex(name string) int { return slices.Index(rankFeatures, name) }
 
 // rankerWindow is how many of the fusion's first candidates the ranker
-// orders for k hits: twice the depth each ranking is read to. On LoCoMo's
-// development split (k = 10, cross-validated recall@10 over categories
-// 1-4, rankers trained and scored on the first n of each window,
-// 2026-12-04): 0.723 for 20, 0.735 for 50, 0.776 for 70, 0.789 for 100.
-// Past 100 the rankings, each read to 50, seldom add a candidate.
-func rankerWindow(k int) int { return 2 * hybridDepth(k) }
+// orders, for any k (so that the first hits do not depend on k): twice
+// the depth each ranking is read to. On LoCoMo's development split (k =
+// 10, cross-validated recall@10 over categories 1-4, rankers trained and
+// scored on the first n of each window, 2026-12-04): 0.723 for 20, 0.735
+// for 50, 0.776 for 70, 0.789 for 100. Past 100 the rankings, each read
+// to 50, seldom add a candidate.
+const rankerWindow = 2 * fusionDepth
 
 // RankCandidate is one candidate of the ranker's window.
 type RankCandidate struct {

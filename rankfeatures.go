@@ -58,9 +58,9 @@ func (m *Memory) rankerFor(req SearchRequest) *Ranker {
 	return m.opts.Ranker
 }
 
-// applyRanker orders in's window by r's score and returns the first k,
-// each with its ranker score. Ties keep the fusion's order.
-func applyRanker(s *space, r *Ranker, in rankInput, k int) []Scored {
+// applyRanker orders in's window by r's score, each with its ranker
+// score. Ties keep the fusion's order.
+func applyRanker(s *space, r *Ranker, in rankInput) []Scored {
 	cands := rankCandidates(s, in)
 	w := r.vector()
 	out := make([]Scored, len(cands))
@@ -72,7 +72,7 @@ func applyRanker(s *space, r *Ranker, in rankInput, k int) []Scored {
 		out[i] = Scored{ID: c.ID, Score: s}
 	}
 	slices.SortStableFunc(out, func(a, b Scored) int { return cmpFloatDesc(a.Score, b.Score) })
-	return out[:min(k, len(out))]
+	return out
 }
 
 func cmpFloatDesc(a, b float64) int {

@@ -43,10 +43,10 @@ import (
 // unrelated memory.
 const replyWindow = time.Hour
 
-// replyHits is how many of the first fusion's hits, at the least, have
-// their reply looked up, each a store read: the reply of a hit past the
-// first twenty gains at most a weight/80, which seldom lifts a note into
-// the first ten.
+// replyHits is how many of the first fusion's hits have their reply
+// looked up, for any k (so that the first hits do not depend on it): the
+// reply of a hit past the first twenty gains at most a weight/80, which
+// seldom lifts a note into the first ten.
 const replyHits = 20
 
 // feedbackDocs is how many of the first hits give their keywords to the
@@ -60,10 +60,10 @@ type extraWeights struct{ reply, feedback, dense float64 }
 func (w extraWeights) any() bool { return w.reply > 0 || w.feedback > 0 || w.dense > 0 }
 
 // extraRankings returns the extra rankings that w turns on, from first,
-// the first fusion read to depth from s's indexes, for a search of k
-// hits, the weights to fuse them with, and their names (rankingNames).
-// Replies are looked up for the first 2k hits (at least replyHits).
-func (m *Memory) extraRankings(ctx context.Context, s *space, first []Scored, k, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, []string, error) {
+// the first fusion read to depth from s's indexes, the weights to fuse
+// them with, and their names (rankingNames). Replies are looked up for
+// the first replyHits hits.
+func (m *Memory) extraRankings(ctx context.Context, s *space, first []Scored, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, []string, error) {
 	if !w.any() || len(first) == 0 {
 		return nil, nil, nil, nil
 	}
@@ -100,7 +100,7 @@ func (m *Memory) extraRankings(ctx context.Context, s *space, first []Scored, k,
 		}
 	}
 	if w.reply > 0 {
-		replies = s.replies(first[:min(len(first), max(2*k, replyHits))], allow)
+		replies = s.replies(first[:min(len(first), replyHits)], allow)
 	}
 	if w.reply > 0 {
 		rankings, weights, names = append(rankings, replies), append(weights, w.reply), append(names, "reply")
@@ -224,10 +224,11 @@ func (m *Memory) denseFeedback(ctx context.Context, s *space, hits []Note, depth
 	return out, nil
 }
 
-// spreadOverDays picks k of the fused hits, best first, by their scores
+// spreadOverDays orders the fused hits, best first, by their scores
 // damped for each better pick from the same day (UTC date of the event
-// time).
-func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, k int, spread float64) ([]Scored, error) {
+// time): a greedy order, so its first n do not depend on how many are
+// wanted.
+func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, spread float64) ([]Scored, error) {
 	ids := make([]string, len(fused))
 	for i, h := range fused {
 		ids[i] = h.ID
@@ -245,8 +246,8 @@ func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, 
 	}
 	picked := make(map[string]int) // notes picked per day
 	left := slices.Clone(fused)
-	out := make([]Scored, 0, min(k, len(left)))
-	for len(out) < k && len(left) > 0 {
+	out := make([]Scored, 0, len(left))
+	for len(left) > 0 {
 		best, bestV := 0, math.Inf(-1)
 		for i, h := range left {
 			// Ties keep the fused order, which breaks its own ties by ID.

@@ -22,4 +22,4 @@ func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]strin
 }
 
 // RankerWindow is rankerWindow, for the external tests.
-func RankerWindow(k int) int { return rankerWindow(k) }
+const RankerWindow = rankerWindow

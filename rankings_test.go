@@ -21,6 +21,9 @@ import (
 func hitIDs(t *testing.T, mem *amem.Memory, req amem.SearchRequest) []string {
 	t.Helper()
 	req.Namespace, req.Mode, req.LinksPerHit = "ns", amem.SearchHybrid, -1
+	if req.Profile == "" {
+		req.Profile = amem.ProfileConversation // the rankings' profile
+	}
 	res, err := mem.Search(context.Background(), req)
 	if err != nil {
 		t.Fatal(err)

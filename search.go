@@ -17,8 +17,10 @@ const (
 	// SearchLexical ranks notes by BM25 over content, context, keywords
 	// and tags.
 	SearchLexical SearchMode = "lexical"
-	// SearchHybrid fuses the vector and lexical rankings by reciprocal
-	// rank (RRF, k=60), each ranking taken to Depth.
+	// SearchHybrid reads both rankings and orders their notes as the
+	// namespace's profile says (profile.go): by relevance in the general
+	// profile; by reciprocal rank fusion, extra rankings and a learned
+	// ranker in the conversation profile.
 	SearchHybrid SearchMode = "hybrid"
 )
 
@@ -37,21 +39,29 @@ type SearchRequest struct {
 	LinkBudget  int
 	// LinkOrder overrides Options.LinkOrder.
 	LinkOrder LinkOrder
-	// LexicalWeight overrides Options.LexicalWeight (hybrid mode).
+	// LexicalWeight overrides Options.LexicalWeight (the conversation
+	// profile's fusion).
 	LexicalWeight float64
 	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight override the
-	// Options' (hybrid mode); negative turns the ranking off.
+	// Options' (the conversation profile); negative turns the ranking
+	// off.
 	ReplyWeight         float64
 	FeedbackWeight      float64
 	DenseFeedbackWeight float64
-	// DaySpread overrides Options.DaySpread (hybrid mode); negative turns
-	// it off.
+	// DaySpread overrides Options.DaySpread (the conversation profile);
+	// negative turns it off.
 	DaySpread float64
-	// Ranker re-orders hybrid search's candidates instead of
+	// Ranker re-orders the conversation profile's candidates instead of
 	// Options.Ranker; NoRanker turns the ranker off, for fusion's own
 	// order.
 	Ranker   *Ranker
 	NoRanker bool
+	// Profile overrides Options.Profile (hybrid mode; profile.go).
+	Profile Profile
+	// MinScore drops the direct hits whose Score, their relevance in
+	// [0, 1] (relevance.go), is below it; the search still returns up to
+	// K of those above. 0 keeps every hit.
+	MinScore float64
 }
 
 // ResultKind says why a note is in the results.
@@ -68,7 +78,9 @@ type Result struct {
 	// Note is the note without its embedding (nil): reading 2 KB of
 	// vector per hit was a third of a search's time at 1M notes, and no
 	// client shape carries it; Get returns it.
-	Note  Note
+	Note Note
+	// Score is a direct hit's relevance, in [0, 1] in every mode
+	// (relevance.go), and a linked note's link strength.
 	Score float64
 	Kind  ResultKind
 	// Via is the direct hit a linked note came through.
@@ -86,7 +98,8 @@ const MaxFilterTerms = 64
 const rrfK = 60
 
 // Search returns the context list for a query. Policy: the K direct hits
-// in rank order; each brings up to LinksPerHit of its linked notes
+// in rank order (a note whose content is the query first; the first n
+// are the same for any K of n or more); each brings up to LinksPerHit of its linked notes
 // (strongest link first) that are not already in the list, until
 // LinkBudget linked notes have been added. The linked notes come after all
 // direct hits (LinksAfter, the default) or right after the hit that
@@ -136,6 +149,10 @@ type searchPlan struct {
 	perHit, budget int
 	order          LinkOrder
 	w              float64 // the full-text ranking's weight in hybrid fusion
+	profile        Profile
+	minScore       float64
+	extra          extraWeights // the conversation profile's
+	spread         float64
 	allow          map[string]bool
 }
 
@@ -196,6 +213,33 @@ func (m *Memory) planSearch(ctx context.Context, req SearchRequest) (searchPlan,
 			return p, err
 		}
 	}
+	p.profile = m.opts.Profile
+	if req.Profile != "" {
+		p.profile = req.Profile
+	}
+	if p.profile, err = validProfile(p.profile); err != nil {
+		return p, err
+	}
+	p.extra = extraWeights{m.opts.ReplyWeight, m.opts.FeedbackWeight, m.opts.DenseFeedbackWeight}
+	p.spread = m.opts.DaySpread
+	for _, o := range []struct {
+		req float64
+		to  *float64
+	}{{req.ReplyWeight, &p.extra.reply}, {req.FeedbackWeight, &p.extra.feedback}, {req.DenseFeedbackWeight, &p.extra.dense}, {req.DaySpread, &p.spread}} {
+		if o.req != 0 {
+			*o.to = o.req
+		}
+		if math.IsNaN(*o.to) || math.IsInf(*o.to, 0) {
+			return p, invalidf("ranking weight or spread %v; it must be a finite number", *o.to)
+		}
+	}
+	if p.spread >= 1 {
+		return p, invalidf("day spread %v; it must be below 1", p.spread)
+	}
+	p.minScore = req.MinScore
+	if math.IsNaN(p.minScore) || p.minScore < 0 || p.minScore > 1 {
+		return p, invalidf("min score %v; it must be from 0 to 1", req.MinScore)
+	}
 
 	// Both rankings and link expansion keep only the notes that pass the
 	// filter: the store says which those are.
@@ -216,26 +260,187 @@ func (m *Memory) planSearch(ctx context.Context, req SearchRequest) (searchPlan,
 	return p, nil
 }
 
-// direct returns the search's direct hits. With collect set (hybrid
-// mode only), it stops at the ranker's window and leaves its candidates
-// and their features there instead.
+// fusionDepth is how deep hybrid search reads each ranking for its first
+// hits: deeper than k so that a note ranked moderately by both can beat
+// one ranked high by only one, and the same for every k, so that the
+// first n hits of a search do not depend on how many it asks for. A
+// search for more hits than the first depth's notes reads deeper, in
+// tiers (tierDepth).
+const fusionDepth = 50
+
+// tierDepth is how deep hybrid search reads the rankings for k hits:
+// fusionDepth, else the first of 200, 800, 3200, ... that reaches k.
+// Each tier's new notes follow the tiers before, in an order of their
+// own, so a deeper read only appends.
+func tierDepth(k int) int {
+	d := fusionDepth
+	for d < k {
+		d *= 4
+	}
+	return d
+}
+
+// direct returns the search's direct hits, best first, each scored by
+// its relevance (relevance.go), those below the request's MinScore left
+// out. A note whose content is the query comes first in every mode. With
+// collect set (hybrid mode only), it stops at the conversation profile's
+// candidates and leaves them and their features there instead.
 func (m *Memory) direct(ctx context.Context, req SearchRequest, p searchPlan, collect *[]RankCandidate) ([]Scored, error) {
+	vecK, lexK := 0, 0
 	switch p.mode {
 	case SearchVector:
-		_, hits, _, err := m.rank(ctx, req.Namespace, p.q, p.k, 0, p.allow)
-		return hits, err
+		vecK = p.k
 	case SearchLexical:
-		_, _, hits, err := m.rank(ctx, req.Namespace, p.q, 0, p.k, p.allow)
-		return hits, err
+		lexK = p.k
 	case SearchHybrid:
-		depth := hybridDepth(p.k)
-		s, vec, lex, err := m.rank(ctx, req.Namespace, p.q, depth, depth, p.allow)
-		if err != nil {
+		vecK, lexK = tierDepth(p.k), tierDepth(p.k)
+	default:
+		return nil, invalidf("search mode %q; use vector, lexical or hybrid", p.mode)
+	}
+	r, err := m.rank(ctx, req.Namespace, p.q, vecK, lexK, p.allow)
+	if err != nil {
+		return nil, err
+	}
+	var filter func(string) bool
+	if p.allow != nil {
+		filter = func(id string) bool { return p.allow[id] }
+	}
+	rel := m.opts.Relevance
+	var order []string
+	var mr *measurer
+	rerank := m.rerank(ctx, req.Namespace)
+	switch p.mode {
+	case SearchVector:
+		order, mr = scoredIDs(r.vec), newMeasurer(r.s, p.q, r.qvec, false, r.vec, rerank)
+	case SearchLexical:
+		order, mr = scoredIDs(r.lex), newMeasurer(r.s, p.q, nil, true, nil, nil)
+	case SearchHybrid:
+		order, mr, err = m.hybrid(ctx, r, req, p, collect)
+	}
+	if err != nil || collect != nil {
+		return nil, err
+	}
+	order = exactFirst(r.s.sameContent(p.q, filter), order)
+	// Hits are measured as far as they are read: the conversation
+	// profile's order needs no measure, and its first k are what a
+	// search at 100k notes can afford (about 0.3 ms for all 150).
+	out := make([]Scored, 0, min(p.k, len(order)))
+	step := max(p.k, 16)
+	for at := 0; at < len(order) && len(out) < p.k; at += step {
+		ids := order[at:min(at+step, len(order))]
+		if err := mr.measure(ids); err != nil {
 			return nil, err
 		}
-		return m.fuseHybrid(ctx, s, req, p, depth, vec, lex, collect)
+		for _, id := range ids {
+			var score float64
+			switch p.mode {
+			case SearchVector:
+				score = rel.Vector.Prob(mr.me.cos[id], 0)
+			case SearchLexical:
+				score = rel.Lexical.Prob(0, mr.me.share[id])
+			default:
+				score = rel.Hybrid.Prob(mr.me.cos[id], mr.me.share[id])
+			}
+			if score < p.minScore {
+				continue
+			}
+			out = append(out, Scored{ID: id, Score: score})
+			if len(out) == p.k {
+				break
+			}
+		}
 	}
-	return nil, invalidf("search mode %q; use vector, lexical or hybrid", p.mode)
+	return out, nil
+}
+
+// hybrid orders the candidates of both rankings by the profile the
+// namespace asks for: those within fusionDepth of either ranking first,
+// then each deeper tier's new notes by relevance. It returns them with
+// the measurer that measured them (the general profile's order measures
+// every candidate; the conversation profile's, none).
+func (m *Memory) hybrid(ctx context.Context, r ranked, req SearchRequest, p searchPlan, collect *[]RankCandidate) ([]string, *measurer, error) {
+	cut := func(h []Scored, d int) []Scored { return h[:min(d, len(h))] }
+	mr := newMeasurer(r.s, p.q, r.qvec, true, r.vec, m.rerank(ctx, req.Namespace))
+	rel := m.opts.Relevance.Hybrid
+	byRelevance := func(ids []string) error {
+		if err := mr.measure(ids); err != nil {
+			return err
+		}
+		me := mr.me
+		slices.SortFunc(ids, func(a, b string) int {
+			if c := cmpFloatDesc(rel.linear(me.cos[a], me.share[a]), rel.linear(me.cos[b], me.share[b])); c != 0 {
+				return c
+			}
+			return strings.Compare(a, b)
+		})
+		return nil
+	}
+	var order []string
+	placed := map[string]bool{}
+	for d := fusionDepth; ; d *= 4 {
+		var tier []string
+		for _, h := range slices.Concat(cut(r.vec, d), cut(r.lex, d)) {
+			if !placed[h.ID] {
+				placed[h.ID] = true
+				tier = append(tier, h.ID)
+			}
+		}
+		if d == fusionDepth && (r.s.profileOf(p.profile).Profile == ProfileConversation || collect != nil) {
+			first, err := m.fuseConversation(ctx, r.s, req, p, cut(r.vec, d), cut(r.lex, d), collect)
+			if err != nil || collect != nil {
+				return nil, nil, err
+			}
+			for _, id := range first { // the extra rankings' own notes
+				placed[id] = true
+			}
+			tier = first
+		} else if err := byRelevance(tier); err != nil {
+			return nil, nil, err
+		}
+		order = append(order, tier...)
+		if d >= len(r.vec) && d >= len(r.lex) {
+			return order, mr, nil
+		}
+	}
+}
+
+// exactFirst moves the notes whose content is the query to the front of
+// order, in their order there (those it lacks first, as given).
+func exactFirst(exact, order []string) []string {
+	if len(exact) == 0 {
+		return order
+	}
+	is := make(map[string]bool, len(exact))
+	for _, id := range exact {
+		is[id] = true
+	}
+	out := make([]string, 0, len(order)+len(exact))
+	placed := map[string]bool{}
+	for _, id := range order {
+		if is[id] {
+			out = append(out, id)
+			placed[id] = true
+		}
+	}
+	for _, id := range exact {
+		if !placed[id] {
+			out = append(out, id)
+		}
+	}
+	for _, id := range order {
+		if !is[id] {
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+func scoredIDs(hs []Scored) []string {
+	out := make([]string, len(hs))
+	for i, h := range hs {
+		out[i] = h.ID
+	}
+	return out
 }
 
 // validFilter checks a search filter as Add checks a note's tags and
@@ -264,21 +469,29 @@ func validFilter(f Filter) (Filter, error) {
 	return f, validMetadata(f.Metadata)
 }
 
+// ranked is what rank read: the namespace's space, the query's
+// embedding (nil when no vectors were read) and the two rankings.
+type ranked struct {
+	s        *space
+	qvec     []float32
+	vec, lex []Scored
+}
+
 // rank returns the namespace's top vecK notes by cosine to the query's
 // embedding and its top lexK by BM25 (none for a zero count), among the
 // notes in allow if it is not nil, both from indexes caught up with every
 // change committed before the call, and the space holding them: the rest
 // of the search reads the same indexes (an evicted space stays valid for
 // the searches using it), without a second catch-up.
-func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow map[string]bool) (s *space, vec, lex []Scored, err error) {
+func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow map[string]bool) (r ranked, err error) {
 	var emb *queryEmbedding
 	if vecK > 0 {
 		emb = m.startEmbedding(ctx, q)
 		defer emb.stop()
 	}
-	s, err = m.fresh(ctx, ns)
+	r.s, err = m.fresh(ctx, ns)
 	if err != nil {
-		return nil, nil, nil, err
+		return r, err
 	}
 	if lexK > 0 {
 		var filter func(string) bool
@@ -286,30 +499,29 @@ func (m *Memory) rank(ctx context.Context, ns, q string, vecK, lexK int, allow m
 			filter = func(id string) bool { return allow[id] }
 		}
 		_, span := m.startSpan(ctx, "amem.search.text", attrCandidates.Int(lexK))
-		hits := s.searchText(q, lexK, filter)
+		hits := r.s.searchText(q, lexK, filter)
 		span.End()
-		lex = make([]Scored, len(hits))
+		r.lex = make([]Scored, len(hits))
 		for i, h := range hits {
-			lex[i] = Scored{ID: h.ID, Score: h.Score}
+			r.lex[i] = Scored{ID: h.ID, Score: h.Score}
 		}
 	}
 	if vecK > 0 {
-		qvec, err := emb.wait()
-		if err != nil {
-			return nil, nil, nil, err
+		if r.qvec, err = emb.wait(); err != nil {
+			return r, err
 		}
 		vctx, span := m.startSpan(ctx, "amem.search.vectors", attrCandidates.Int(vecK))
-		hits, err := s.search(qvec, vecK, allow, "", m.rerank(vctx, ns))
+		hits, err := r.s.search(r.qvec, vecK, allow, "", m.rerank(vctx, ns))
 		endSpan(span, err)
 		if err != nil {
-			return nil, nil, nil, err
+			return r, err
 		}
-		vec = make([]Scored, len(hits))
+		r.vec = make([]Scored, len(hits))
 		for i, h := range hits {
-			vec[i] = Scored{ID: h.ID, Score: float64(h.Score)}
+			r.vec[i] = Scored{ID: h.ID, Score: float64(h.Score)}
 		}
 	}
-	return s, vec, lex, nil
+	return r, nil
 }
 
 // queryEmbedding is a query's embedding computed on another goroutine
@@ -350,59 +562,41 @@ func (e *queryEmbedding) stop() {
 	<-e.done
 }
 
-// fuseHybrid fuses the vector and full-text rankings, weighted 1 and
-// p.w, with the extra rankings derived from their fusion, and then
-// either re-orders the fusion's first candidates by the ranker or
-// spreads the hits over days, as far as the request or the options ask
-// (see rankings.go and ranker.go).
-func (m *Memory) fuseHybrid(ctx context.Context, s *space, req SearchRequest, p searchPlan, depth int, vec, lex []Scored, collect *[]RankCandidate) ([]Scored, error) {
-	k := p.k
-	ew := extraWeights{m.opts.ReplyWeight, m.opts.FeedbackWeight, m.opts.DenseFeedbackWeight}
-	spread := m.opts.DaySpread
-	for _, o := range []struct {
-		req float64
-		to  *float64
-	}{{req.ReplyWeight, &ew.reply}, {req.FeedbackWeight, &ew.feedback}, {req.DenseFeedbackWeight, &ew.dense}, {req.DaySpread, &spread}} {
-		if o.req != 0 {
-			*o.to = o.req
-		}
-		if math.IsNaN(*o.to) || math.IsInf(*o.to, 0) {
-			return nil, invalidf("ranking weight or spread %v; it must be a finite number", *o.to)
-		}
-	}
-	if spread >= 1 {
-		return nil, invalidf("day spread %v; it must be below 1", spread)
-	}
+// fuseConversation orders the conversation profile's candidates: it
+// fuses the vector and full-text rankings (read to fusionDepth),
+// weighted 1 and p.w, with the extra rankings derived from their fusion,
+// and then either re-orders the fusion's first rankerWindow candidates
+// by the ranker, the rest following in fused order, or spreads the
+// candidates over days, as far as the request or the options ask (see
+// rankings.go and ranker.go). It returns every candidate, ordered.
+func (m *Memory) fuseConversation(ctx context.Context, s *space, req SearchRequest, p searchPlan, vec, lex []Scored, collect *[]RankCandidate) ([]string, error) {
+	ew, spread := p.extra, p.spread
 	weights := []float64{1, p.w}
 	rankings := [][]Scored{vec, lex}
 	names := []string{"vector", "lexical"}
 	if ew.any() {
-		more, moreW, moreN, err := m.extraRankings(ctx, s, fuse(depth, weights, rankings...), k, depth, ew, p.allow)
+		more, moreW, moreN, err := m.extraRankings(ctx, s, fuse(fusionDepth, weights, rankings...), fusionDepth, ew, p.allow)
 		if err != nil {
 			return nil, err
 		}
 		rankings, weights, names = append(rankings, more...), append(weights, moreW...), append(names, moreN...)
 	}
+	fused := fuse(math.MaxInt, weights, rankings...)
 	ranker := m.rankerFor(req)
 	if collect != nil || ranker != nil && spread <= 0 {
-		in := rankInput{query: p.q, names: names, rankings: rankings, window: fuse(rankerWindow(k), weights, rankings...)}
+		in := rankInput{query: p.q, names: names, rankings: rankings, window: fused[:min(rankerWindow, len(fused))]}
 		if collect != nil {
-			cands := rankCandidates(s, in)
-			*collect = cands
+			*collect = rankCandidates(s, in)
 			return nil, nil
 		}
-		return applyRanker(s, ranker, in, k), nil
+		return append(scoredIDs(applyRanker(s, ranker, in)), scoredIDs(fused[len(in.window):])...), nil
 	}
-	if spread <= 0 {
-		return fuse(k, weights, rankings...), nil
+	if spread > 0 {
+		spreadOut, err := m.spreadOverDays(ctx, req.Namespace, fused, spread)
+		return scoredIDs(spreadOut), err
 	}
-	return m.spreadOverDays(ctx, req.Namespace, fuse(depth, weights, rankings...), k, spread)
+	return scoredIDs(fused), nil
 }
-
-// hybridDepth is how deep each ranking is read before fusion: deeper than
-// k so that a note ranked moderately by both can beat one ranked high by
-// only one.
-func hybridDepth(k int) int { return max(k*3, 50) }
 
 // FuseRRF merges rankings by reciprocal rank fusion: score(d) = sum over
 // rankings of 1/(60 + rank). Ties break by ID for determinism.

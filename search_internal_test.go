@@ -7,14 +7,6 @@ import (
 	"testing"
 )
 
-func scoredIDs(s []Scored) []string {
-	out := make([]string, len(s))
-	for i, x := range s {
-		out[i] = x.ID
-	}
-	return out
-}
-
 func TestFuseWeighsRankings(t *testing.T) {
 	vec := []Scored{{ID: "v1"}, {ID: "v2"}, {ID: "both"}}
 	lex := []Scored{{ID: "l1"}, {ID: "l2"}, {ID: "both"}}

@@ -18,6 +18,9 @@ type vectors interface {
 	search(q []float32, k int, allow func(string) bool, rerank hnsw.Rerank) ([]index.Hit, error)
 	// searchAmong ranks only ids, a filter's few matches.
 	searchAmong(q []float32, k int, ids []string, rerank hnsw.Rerank) ([]index.Hit, error)
+	// similarities scores ids, notes another ranking found, as search
+	// would (out[i] 0 and ok[i] false for a note without a vector).
+	similarities(q []float32, ids []string, out []float32, ok []bool, rerank hnsw.Rerank) error
 	upsert(id string, vec []float32) error
 	remove(id string)
 	len() int
@@ -36,6 +39,10 @@ func (f flatVectors) searchAmong(q []float32, k int, ids []string, _ hnsw.Rerank
 		in[id] = true
 	}
 	return f.Search(q, k, func(id string) bool { return in[id] })
+}
+
+func (f flatVectors) similarities(q []float32, ids []string, out []float32, ok []bool, _ hnsw.Rerank) error {
+	return f.Similarities(q, ids, out, ok)
 }
 
 func (f flatVectors) upsert(id string, vec []float32) error { return f.Upsert(id, vec) }
@@ -95,6 +102,23 @@ func (a annVectors) searchAmong(q []float32, k int, ids []string, rerank hnsw.Re
 	}
 	hits, err := a.SearchAmong(q, kk, ids, rerank)
 	return hits[:min(k, len(hits))], err
+}
+
+// similarities re-ranks ids among themselves: the scores come from their
+// float vectors where rerank reads them, else from their codes.
+func (a annVectors) similarities(q []float32, ids []string, out []float32, ok []bool, rerank hnsw.Rerank) error {
+	hits, err := a.searchAmong(q, len(ids), ids, rerank)
+	if err != nil {
+		return err
+	}
+	score := make(map[string]float32, len(hits))
+	for _, h := range hits {
+		score[h.ID] = h.Score
+	}
+	for i, id := range ids {
+		out[i], ok[i] = score[id]
+	}
+	return nil
 }
 
 func (a annVectors) upsert(id string, vec []float32) error { return a.Upsert(id, vec) }

@@ -208,20 +208,13 @@ func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results
 	// Every search embeds its query, and the deeper search and every
 	// grid point ask the same questions again.
 	cfg.Embedder = newQueryCache(cfg.Embedder)
-	if cfg.Progress == nil {
-		cfg.Progress = io.Discard
+	var cleanup func()
+	var err error
+	cfg.Progress, cfg.Now, cfg.WorkDir, cleanup, err = runDefaults(cfg.Progress, cfg.Now, cfg.WorkDir, "amem-eval-")
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.WorkDir == "" {
-		dir, err := os.MkdirTemp("", "amem-eval-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		cfg.WorkDir = dir
-	}
+	defer cleanup()
 
 	res := &Results{Config: resultConfig(cfg, convs)}
 	mems := map[string]*amem.Memory{}
@@ -496,6 +489,27 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// runDefaults fills in a run's progress writer (none), clock (the wall
+// clock) and work directory (a temporary one named after prefix, which
+// cleanup removes).
+func runDefaults(progress io.Writer, now func() time.Time, dir, prefix string) (io.Writer, func() time.Time, string, func(), error) {
+	if progress == nil {
+		progress = io.Discard
+	}
+	if now == nil {
+		now = time.Now
+	}
+	cleanup := func() {}
+	if dir == "" {
+		d, err := os.MkdirTemp("", prefix)
+		if err != nil {
+			return nil, nil, "", nil, err
+		}
+		dir, cleanup = d, func() { os.RemoveAll(d) }
+	}
+	return progress, now, dir, cleanup, nil
 }
 
 // Percentiles of a latency sample, in milliseconds.

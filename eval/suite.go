@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,20 +31,26 @@ type SuiteMode struct {
 	Request amem.SearchRequest
 }
 
-// Modes the suite runs by default: each retriever alone, their fusion
-// without anything more, and the product's default search.
+// Modes the suite runs by default: each retriever alone; their
+// reciprocal-rank fusion without anything more; each profile of hybrid
+// search forced on every set (the ablation of the profile switch); and
+// the product's default search, which picks the profile by what the
+// namespace holds.
 var (
 	SuiteVector  = SuiteMode{Name: "vector", Request: amem.SearchRequest{Mode: amem.SearchVector}}
 	SuiteLexical = SuiteMode{Name: "lexical", Request: amem.SearchRequest{Mode: amem.SearchLexical}}
 	SuiteFusion  = SuiteMode{Name: "fusion", Request: amem.SearchRequest{
-		Mode: amem.SearchHybrid, ReplyWeight: -1, FeedbackWeight: -1, DenseFeedbackWeight: -1, DaySpread: -1, NoRanker: true,
+		Mode: amem.SearchHybrid, Profile: amem.ProfileConversation,
+		ReplyWeight: -1, FeedbackWeight: -1, DenseFeedbackWeight: -1, DaySpread: -1, NoRanker: true,
 	}}
-	SuiteDefault = SuiteMode{Name: "default", Request: amem.SearchRequest{}}
+	SuiteGeneral      = SuiteMode{Name: "general", Request: amem.SearchRequest{Mode: amem.SearchHybrid, Profile: amem.ProfileGeneral}}
+	SuiteConversation = SuiteMode{Name: "conversation", Request: amem.SearchRequest{Mode: amem.SearchHybrid, Profile: amem.ProfileConversation}}
+	SuiteDefault      = SuiteMode{Name: "default", Request: amem.SearchRequest{}}
 )
 
 // DefaultSuiteModes are the modes of `amem eval suite`.
 func DefaultSuiteModes() []SuiteMode {
-	return []SuiteMode{SuiteVector, SuiteLexical, SuiteFusion, SuiteDefault}
+	return []SuiteMode{SuiteVector, SuiteLexical, SuiteFusion, SuiteGeneral, SuiteConversation, SuiteDefault}
 }
 
 // SuiteConfig says what the suite runs.
@@ -60,18 +65,25 @@ type SuiteConfig struct {
 	// (default 2K at the least 20).
 	PrefixK int
 	// WorkDir holds the stores (default: a temporary directory).
-	WorkDir  string
+	WorkDir string
+	// Fit fits the relevance curves on the tuning halves (relevancefit.go)
+	// into SuiteResults.Fit.
+	Fit      bool
 	Progress io.Writer
 	Now      func() time.Time
 }
 
 // SuiteResults are a suite's figures, per set, mode and half.
 type SuiteResults struct {
-	Date    string       `json:"date"`
-	K       int          `json:"k"`
-	PrefixK int          `json:"prefix_k"`
-	Sets    []SetSummary `json:"sets"`
-	Rows    []SuiteRow   `json:"rows"`
+	Date    string `json:"date"`
+	K       int    `json:"k"`
+	PrefixK int    `json:"prefix_k"`
+	// MinScore is the floor the product's curves suggest (the table
+	// reports it; the rows' Floors every floor tried).
+	MinScore float64       `json:"min_score"`
+	Sets     []SetSummary  `json:"sets"`
+	Rows     []SuiteRow    `json:"rows"`
+	Fit      *RelevanceFit `json:"relevance_fit,omitempty"`
 }
 
 // SetSummary describes one set as run.
@@ -117,9 +129,25 @@ type SuiteRow struct {
 	// PrefixK, over PrefixN searches.
 	Prefix  float64 `json:"k_prefix"`
 	PrefixN int     `json:"k_prefix_n"`
+	// Floors maps each floor tried (SuiteFloors) to what it does in this
+	// mode: the share of the queries nothing answers whose hits all
+	// score below it, and the share of relevant hits in the first K that
+	// score at or above it.
+	Floors map[string]FloorStats `json:"floors,omitempty"`
 	// Misses name up to 5 own-text or k-prefix failures, for a reader.
 	Misses []string `json:"misses,omitempty"`
 }
+
+// FloorStats are what a relevance floor (SearchRequest.MinScore) does.
+type FloorStats struct {
+	Silent     float64 `json:"irrelevant_silent"`
+	Irrelevant int     `json:"irrelevant"`
+	Kept       float64 `json:"relevant_kept"`
+	Relevant   int     `json:"relevant"`
+}
+
+// SuiteFloors are the relevance floors the suite reports on.
+var SuiteFloors = []float64{0.01, 0.02, 0.03, 0.05, 0.1, 0.15, 0.2, 0.3}
 
 // RunSuite ingests every set and scores it in every mode.
 func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, error) {
@@ -135,32 +163,37 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 	if len(cfg.Modes) == 0 {
 		cfg.Modes = DefaultSuiteModes()
 	}
-	if cfg.Progress == nil {
-		cfg.Progress = io.Discard
+	var cleanup func()
+	var err error
+	cfg.Progress, cfg.Now, cfg.WorkDir, cleanup, err = runDefaults(cfg.Progress, cfg.Now, cfg.WorkDir, "amem-suite-")
+	if err != nil {
+		return nil, err
 	}
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	if cfg.WorkDir == "" {
-		dir, err := os.MkdirTemp("", "amem-suite-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(dir)
-		cfg.WorkDir = dir
-	}
+	defer cleanup()
 	opts := cfg.Options
 	opts.Embedder = newQueryCache(opts.Embedder)
 	if opts.Logger == nil {
 		opts.Logger = discardLogger()
 	}
 	res := &SuiteResults{Date: cfg.Now().UTC().Format(time.DateOnly), K: cfg.K, PrefixK: cfg.PrefixK}
+	if opts.Relevance != nil {
+		res.MinScore = opts.Relevance.MinScore
+	}
+	var fitQs []fitQuery
 	for _, set := range sets {
 		mem, sum, err := ingestSet(ctx, set, opts, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("set %s: %w", set.Name, err)
 		}
 		res.Sets = append(res.Sets, sum)
+		if cfg.Fit {
+			qs, err := collectFit(ctx, mem, set)
+			if err != nil {
+				mem.Close()
+				return nil, fmt.Errorf("set %s: measuring candidates: %w", set.Name, err)
+			}
+			fitQs = append(fitQs, qs...)
+		}
 		for _, mode := range cfg.Modes {
 			rows, err := scoreSet(ctx, mem, set, mode, cfg)
 			if err != nil {
@@ -172,6 +205,10 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 		if err := mem.Close(); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Fit {
+		f := FitRelevance(fitQs, cfg.K)
+		res.Fit = &f
 	}
 	return res, nil
 }
@@ -273,6 +310,8 @@ type suiteAcc struct {
 	recall                 map[int]float64
 	mrr, para              float64
 	own, ownN, pref, prefN int
+	silent, kept           []int // by SuiteFloors
+	irrelevant, relevant   int
 }
 
 func (a *suiteAcc) miss(s string) {
@@ -286,7 +325,8 @@ func (a *suiteAcc) miss(s string) {
 func scoreSet(ctx context.Context, mem *amem.Memory, set Set, mode SuiteMode, cfg SuiteConfig) ([]SuiteRow, error) {
 	halves := map[string]*suiteAcc{}
 	for _, h := range []string{HalfHeldOut, HalfTuning} {
-		halves[h] = &suiteAcc{row: SuiteRow{Set: set.Name, Mode: mode.Name, Half: h}, recall: map[int]float64{}}
+		halves[h] = &suiteAcc{row: SuiteRow{Set: set.Name, Mode: mode.Name, Half: h}, recall: map[int]float64{},
+			silent: make([]int, len(SuiteFloors)), kept: make([]int, len(SuiteFloors))}
 	}
 	cuts := []int{1, 5, cfg.K}
 	total := 0
@@ -331,9 +371,25 @@ func scoreSet(ctx context.Context, mem *amem.Memory, set Set, mode SuiteMode, cf
 			}
 			bar.Add(1)
 			if len(q.Relevant) == 0 {
+				a.irrelevant++
+				for i, f := range SuiteFloors {
+					if len(rs) == 0 || rs[0].Score < f {
+						a.silent[i]++
+					}
+				}
 				continue
 			}
 			hits := units(rs)
+			for j, us := range hits {
+				if slices.ContainsFunc(us, func(u string) bool { return slices.Contains(q.Relevant, u) }) {
+					a.relevant++
+					for i, f := range SuiteFloors {
+						if rs[j].Score >= f {
+							a.kept[i]++
+						}
+					}
+				}
+			}
 			a.row.N++
 			for _, c := range cuts {
 				a.recall[c] += recallAt(hits, q.Relevant, c)
@@ -384,6 +440,17 @@ func scoreSet(ctx context.Context, mem *amem.Memory, set Set, mode SuiteMode, cf
 		}
 		if a.prefN > 0 {
 			r.Prefix, r.PrefixN = float64(a.pref)/float64(a.prefN), a.prefN
+		}
+		r.Floors = map[string]FloorStats{}
+		for i, f := range SuiteFloors {
+			st := FloorStats{Irrelevant: a.irrelevant, Relevant: a.relevant}
+			if a.irrelevant > 0 {
+				st.Silent = float64(a.silent[i]) / float64(a.irrelevant)
+			}
+			if a.relevant > 0 {
+				st.Kept = float64(a.kept[i]) / float64(a.relevant)
+			}
+			r.Floors[fmt.Sprint(f)] = st
 		}
 		out = append(out, r)
 	}

@@ -75,9 +75,11 @@ type Index struct {
 	docTerms [][]uint32
 	num      map[string]uint32
 	live     int
-	totalLen uint64
-	dead     int
-	entries  int // posting entries, tombstones' included
+	// withTrait counts the live documents whose Traits have each bit.
+	withTrait [8]int
+	totalLen  uint64
+	dead      int
+	entries   int // posting entries, tombstones' included
 
 	tok  tokenizer
 	bag  []uint32 // the current document's entries (see docTerms), with repeats
@@ -208,7 +210,38 @@ func (ix *Index) Upsert(id string, f Fields) {
 	ix.num[id] = d
 	ix.place(id, d)
 	ix.live++
+	ix.countTraits(f.Traits, 1)
 	ix.totalLen += uint64(dl)
+}
+
+func (ix *Index) countTraits(traits uint8, by int) {
+	for bit := range ix.withTrait {
+		if traits&(1<<bit) != 0 {
+			ix.withTrait[bit] += by
+		}
+	}
+}
+
+// WithTraits counts the live documents whose Fields.Traits hold every
+// bit of traits.
+func (ix *Index) WithTraits(traits uint8) int {
+	if traits == 0 {
+		return ix.live
+	}
+	if traits&(traits-1) == 0 { // one bit: counted as documents change
+		for bit := range ix.withTrait {
+			if traits == 1<<bit {
+				return ix.withTrait[bit]
+			}
+		}
+	}
+	n := 0
+	for d, alive := range ix.alive {
+		if alive && uint8(ix.info[d])&traits == traits {
+			n++
+		}
+	}
+	return n
 }
 
 // Remove deletes id, if indexed.
@@ -224,6 +257,7 @@ func (ix *Index) Remove(id string) {
 	ix.docTerms[d] = nil
 	ix.alive[d] = false
 	ix.live--
+	ix.countTraits(uint8(ix.info[d]), -1)
 	ix.totalLen -= uint64(ix.docLen[d])
 	ix.dead++
 	if ix.dead >= 64 && ix.dead*4 >= len(ix.ids) {

@@ -261,6 +261,7 @@ func Read(r io.Reader) (*Index, error) {
 		}
 		ix.ids[d], ix.alive[d], ix.num[id] = id, true, uint32(d)
 		ix.live++
+		ix.countTraits(uint8(info[d]), 1)
 		ix.totalLen += uint64(docLen[d])
 	}
 	if at != idBytes {

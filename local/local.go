@@ -185,6 +185,12 @@ func ProductOptions(cfg Config, emb amem.Embedder) (amem.Options, error) {
 			return amem.Options{}, err
 		}
 	}
+	if opts.Relevance == nil {
+		var err error
+		if opts.Relevance, err = Relevance(cfg.Embedder); err != nil {
+			return amem.Options{}, err
+		}
+	}
 	if cfg.Logger != nil {
 		opts.Logger = cfg.Logger
 	}

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"math"
 	"testing"
 
 	"github.com/amem-dev/amem"
@@ -28,5 +29,32 @@ func TestShippedRanker(t *testing.T) {
 	}
 	if r, err := Ranker(EmbedderLexical); r != nil || err != nil {
 		t.Fatalf("Ranker(lexical) = %v, %v; want none: it was trained on use-lite's scores", r, err)
+	}
+}
+
+// The embedded relevance.json parses and validates, rises with both the
+// cosine and the share, and is what amem.DefaultRelevance rounds; only
+// use-lite gets it.
+func TestShippedRelevance(t *testing.T) {
+	for _, emb := range []string{"", EmbedderUSELite} {
+		r, err := Relevance(emb)
+		if err != nil || r == nil || r.About == "" {
+			t.Fatalf("Relevance(%q) = %+v, %v", emb, r, err)
+		}
+		if r.Hybrid.Cosine <= 0 || r.Hybrid.Words <= 0 || r.Vector.Cosine <= 0 || r.Lexical.Words <= 0 {
+			t.Fatalf("a curve that does not rise: %+v", r)
+		}
+		d := amem.DefaultRelevance
+		for _, pair := range [][2]float64{
+			{r.Vector.Bias, d.Vector.Bias}, {r.Vector.Cosine, d.Vector.Cosine}, {r.Lexical.Bias, d.Lexical.Bias},
+			{r.Lexical.Words, d.Lexical.Words}, {r.Hybrid.Bias, d.Hybrid.Bias}, {r.Hybrid.Cosine, d.Hybrid.Cosine}, {r.Hybrid.Words, d.Hybrid.Words},
+		} {
+			if math.Abs(pair[0]-pair[1]) > 0.001 {
+				t.Fatalf("amem.DefaultRelevance %+v is not relevance.json's %+v rounded", d, r)
+			}
+		}
+	}
+	if r, err := Relevance(EmbedderLexical); r != nil || err != nil {
+		t.Fatalf("Relevance(lexical) = %v, %v; want none: fitted on use-lite's cosines", r, err)
 	}
 }

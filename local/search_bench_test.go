@@ -212,25 +212,39 @@ func BenchmarkSearchModes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, IndexDir: IndexDir(path)})
+			rel, err := Relevance(EmbedderUSELite)
+			if err != nil {
+				b.Fatal(err)
+			}
+			mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, Relevance: rel, IndexDir: IndexDir(path)})
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer mem.Close()
+			// The notes are dialogue turns: hybrid search takes the
+			// conversation profile; hybrid-general is the general
+			// profile's cost on the same notes.
 			modes := []struct {
-				name     string
-				mode     amem.SearchMode
-				noRanker bool
-			}{{"vector", amem.SearchVector, false}, {"lexical", amem.SearchLexical, false}, {"hybrid", amem.SearchHybrid, false}, {"hybrid-no-ranker", amem.SearchHybrid, true}}
+				name string
+				req  amem.SearchRequest
+			}{
+				{"vector", amem.SearchRequest{Mode: amem.SearchVector}},
+				{"lexical", amem.SearchRequest{Mode: amem.SearchLexical}},
+				{"hybrid", amem.SearchRequest{Mode: amem.SearchHybrid}},
+				{"hybrid-no-ranker", amem.SearchRequest{Mode: amem.SearchHybrid, NoRanker: true}},
+				{"hybrid-general", amem.SearchRequest{Mode: amem.SearchHybrid, Profile: amem.ProfileGeneral}},
+			}
 			took := make([][]time.Duration, len(modes))
-			search := func(q string, mode amem.SearchMode, noRanker bool) time.Duration {
+			search := func(q string, req amem.SearchRequest) time.Duration {
 				t0 := time.Now()
-				if _, err := mem.Search(ctx, amem.SearchRequest{Namespace: "bench", Query: q, K: 10, Mode: mode, NoRanker: noRanker}); err != nil {
+				req.Namespace, req.Query, req.K = "bench", q, 10
+				if _, err := mem.Search(ctx, req); err != nil {
 					b.Fatal(err)
 				}
 				return time.Since(t0)
 			}
-			search("warm up", amem.SearchHybrid, false) // loads the indexes
+			warm := amem.SearchRequest{Mode: amem.SearchHybrid}
+			search("warm up", warm) // loads the indexes
 			if n >= amem.DefaultApproximateFrom {
 				// Searches are answered exactly while the approximate
 				// index builds; time them once it is in.
@@ -240,13 +254,13 @@ func BenchmarkSearchModes(b *testing.B) {
 					}
 					time.Sleep(100 * time.Millisecond)
 				}
-				search("warm up", amem.SearchHybrid, false)
+				search("warm up", warm)
 			}
 			i := 0
 			for b.Loop() {
 				q := data.questions[i%len(data.questions)]
 				for m, mode := range modes {
-					took[m] = append(took[m], search(q, mode.mode, mode.noRanker))
+					took[m] = append(took[m], search(q, mode.req))
 				}
 				i++
 			}
@@ -255,7 +269,7 @@ func BenchmarkSearchModes(b *testing.B) {
 				b.ReportMetric(ms(quantile(took[m], 0.5)), mode.name+"-p50-ms")
 				b.ReportMetric(ms(quantile(took[m], 0.99)), mode.name+"-p99-ms")
 			}
-			for m, name := range map[int]string{2: "hybrid", 3: "hybrid-no-ranker"} {
+			for m, name := range map[int]string{2: "hybrid", 3: "hybrid-no-ranker", 4: "hybrid-general"} {
 				b.ReportMetric(float64(quantile(took[m], 0.5))/float64(quantile(took[0], 0.5)), name+"/vector-p50")
 				b.ReportMetric(float64(quantile(took[m], 0.99))/float64(quantile(took[0], 0.99)), name+"/vector-p99")
 			}

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
 	"github.com/amem-dev/amem/wire"
@@ -76,5 +79,53 @@ func TestMCPSearchFilters(t *testing.T) {
 				t.Errorf("search_memory(%v): %v, want %v", args, got, c.want)
 			}
 		}
+	}
+}
+
+// TestMCPSearchFloor: search_memory leaves out direct hits below the
+// floor measured for the memory's relevance curves unless the call names
+// its own; min_score 0 keeps every hit, and a floor out of [0, 1] is an
+// error the model can read.
+func TestMCPSearchFloor(t *testing.T) {
+	ctx := context.Background()
+	rel := amem.DefaultRelevance
+	rel.MinScore = 0.5
+	mem, _, err := local.OpenWithStore(ctx, local.Config{
+		Path: filepath.Join(t.TempDir(), "amem.db"), Embedder: local.EmbedderLexical, Curator: local.CuratorNone,
+		Logger: slog.New(slog.DiscardHandler), Options: amem.Options{Relevance: &rel},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	serverT, clientT := mcp.NewInMemoryTransports()
+	ss, err := mcpserver.New(mem, mcpserver.Options{}).Connect(ctx, serverT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := newClient().Connect(ctx, clientT, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	for _, c := range []string{"Prefers aisle seats on long flights.", "The quarterly budget review moved to Thursday.", "Allergic to penicillin."} {
+		mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": c})
+	}
+	search := func(args mcptest.Args) []wire.Result {
+		t.Helper()
+		args["query"] = "Prefers aisle seats on long flights."
+		return mcptest.Call[wire.ResultList](t, cs, "search_memory", args).Results
+	}
+	floored := search(mcptest.Args{})
+	if len(floored) != 1 || floored[0].Score < 0.5 || !strings.HasPrefix(floored[0].Content, "Prefers aisle") {
+		t.Fatalf("with the measured floor 0.5: %+v, want the note itself alone", floored)
+	}
+	if all := search(mcptest.Args{"min_score": 0}); len(all) != 3 {
+		t.Fatalf("min_score 0: %d hits, want all 3", len(all))
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_memory", Arguments: map[string]any{"query": "seats", "min_score": 2}})
+	if err == nil && !res.IsError {
+		t.Fatalf("min_score 2: %+v, want an error", res)
 	}
 }

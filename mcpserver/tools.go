@@ -50,6 +50,7 @@ type searchInput struct {
 	From      string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
 	To        string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
 	Metadata  map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
+	MinScore  *float64          `json:"min_score,omitempty" jsonschema:"leave out direct hits whose score (relevance, 0 to 1) is below this; 0 keeps every hit; default: the floor measured for the server's embedder (0.03 for the offline default, else 0)"`
 	nsArg
 }
 
@@ -161,6 +162,8 @@ func searchSchema() *jsonschema.Schema {
 	mode := s.Properties["mode"]
 	mode.Enum = []any{string(amem.SearchHybrid), string(amem.SearchVector), string(amem.SearchLexical)}
 	mode.Default = json.RawMessage(strconv.Quote(string(amem.SearchHybrid)))
+	ms := s.Properties["min_score"]
+	ms.Minimum, ms.Maximum = new(0.0), new(1.0)
 	return s
 }
 
@@ -236,7 +239,11 @@ func (t *tools) search(ctx context.Context, ns string, in searchInput) (wire.Res
 	if f.TagSource, err = amem.ParseTagSource(in.TagSource); err != nil {
 		return wire.ResultList{}, fmt.Errorf("tag_source: %w", err)
 	}
-	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f})
+	minScore := t.mem.SuggestedMinScore()
+	if in.MinScore != nil {
+		minScore = *in.MinScore
+	}
+	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f, MinScore: minScore})
 	if err != nil {
 		return wire.ResultList{}, err
 	}

@@ -52,6 +52,7 @@ func TestUnknownQueryParameters(t *testing.T) {
 		{"POST", "/v1/namespaces/q/notes/batch?wait=false", `{"notes": [{"content": "more"}]}`, 201},
 		{"GET", "/v1/namespaces/q/search?q=note&k=2&mode=lexical&links=false&tag=x&tag=y&meta=a=b&meta=c=d&from=2024-01-01&to=2030-01-01", nil, 200},
 		{"GET", "/v1/namespaces/q/search?q=note&k=2&q2=", nil, 400},
+		{"GET", "/v1/namespaces/q/search?q=note&profile=general&min_score=0.2", nil, 200},
 		{"GET", "/v1/namespaces/q/notes?state=done&state=failed", nil, 400},
 	} {
 		if got, raw := e.do(c.method, c.path, key, c.body, nil); got != c.want {

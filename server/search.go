@@ -9,7 +9,7 @@ import (
 	"github.com/amem-dev/amem/wire"
 )
 
-// search answers GET .../search?q=&k=&mode=&links=&tag=&from=&to=&meta=.
+// search answers GET .../search?q=&k=&mode=&profile=&min_score=&links=&tag=&from=&to=&meta=.
 func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	req, msg := searchRequest(r)
 	if msg != "" {
@@ -42,6 +42,19 @@ func searchRequest(r *http.Request) (amem.SearchRequest, string) {
 	case "", amem.SearchHybrid, amem.SearchVector, amem.SearchLexical:
 	default:
 		return req, "mode=" + strconv.Quote(string(req.Mode)) + " must be hybrid, vector or lexical"
+	}
+	switch p := amem.Profile(q.Get("profile")); p {
+	case "", amem.ProfileAuto, amem.ProfileGeneral, amem.ProfileConversation:
+		req.Profile = p
+	default:
+		return req, "profile=" + strconv.Quote(string(p)) + " must be auto, general or conversation"
+	}
+	if v := q.Get("min_score"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(f >= 0 && f <= 1) {
+			return req, "min_score=" + strconv.Quote(v) + " must be a number from 0 to 1"
+		}
+		req.MinScore = f
 	}
 	if v := q.Get("links"); v != "" {
 		on, err := strconv.ParseBool(v)

@@ -121,7 +121,7 @@ func EnrichmentOf(e amem.Enrichment) Enrichment {
 type Result struct {
 	ID          string            `json:"id" jsonschema:"the note's ID"`
 	Content     string            `json:"content" jsonschema:"the memory as it was stored"`
-	Score       float64           `json:"score" jsonschema:"direct: relevance, higher is better; linked: the link's strength"`
+	Score       float64           `json:"score" jsonschema:"direct: the hit's relevance, 0 to 1, about the probability that it is relevant, in every mode; linked: the link's strength"`
 	Kind        string            `json:"kind" jsonschema:"direct: matches the query; linked: linked to a direct hit"`
 	Via         string            `json:"via,omitempty" jsonschema:"for a linked note, the direct hit it is linked to"`
 	Namespace   string            `json:"namespace" jsonschema:"the memory space the note belongs to"`

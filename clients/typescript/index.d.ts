@@ -171,6 +171,10 @@ export interface SearchQuery extends Filters {
   /** Direct hits, 1-1000. */
   k?: number;
   mode?: "hybrid" | "vector" | "lexical";
+  /** Hybrid mode's profile: auto (default), general or conversation. */
+  profile?: "auto" | "general" | "conversation";
+  /** Leave out direct hits whose score (relevance, 0 to 1) is below this. */
+  min_score?: number;
   /** Include the notes linked to the hits (default true). */
   links?: boolean;
 }

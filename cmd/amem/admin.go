@@ -78,6 +78,9 @@ func (a *app) statsCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "%s: %d notes (%d done, %d pending, %d failed), %d links, embedder %s (%d-d)\n",
 						s.Namespace, s.Notes, s.ByState[amem.EnrichDone], s.ByState[amem.EnrichPending], s.ByState[amem.EnrichFailed],
 						s.Links, s.Embedder, s.Dimensions)
+					if p, err := mem.SearchProfile(a.ctx, s.Namespace, ""); err == nil {
+						fmt.Fprintf(a.stdout, "  search profile %s\n", p.Reason())
+					}
 					if s.Tokens != (amem.Usage{}) {
 						fmt.Fprintf(a.stdout, "  tokens: %d prompt + %d completion\n", s.Tokens.PromptTokens, s.Tokens.CompletionTokens)
 					}

@@ -132,6 +132,11 @@ func TestCLIErrors(t *testing.T) {
 		{"zero time", []string{"add", "--db", db, "--time", "0001-01-01", "x"}, exitUsage, "time 0001-01-01T00:00:00Z is the zero time"},
 		{"time out of range", []string{"add", "--db", db, "--time", "2300-01-01", "x"}, exitUsage, "1678-01-01T00:00:00Z to 2261-12-31T23:59:59Z"},
 		{"bad flag", []string{"search", "--db", db, "--colour", "x"}, exitUsage, "unknown flag"},
+		{"bad min score", []string{"search", "--db", db, "--min-score", "1.5", "x"}, exitUsage, "--min-score 1.5: use a relevance from 0 to 1"},
+		{"bad profile", []string{"search", "--db", db, "--profile", "chat", "x"}, exitUsage, `--profile "chat": use auto, general or conversation`},
+		{"bad mode", []string{"search", "--db", db, "--mode", "semantic", "x"}, exitUsage, `--mode "semantic": use hybrid, vector or lexical`},
+		{"bad suite set", []string{"eval", "--set", "turns"}, exitUsage, `--set "turns": use agent, locomo-facts or locomo-turns`},
+		{"suite set without data", []string{"eval", "suite", "--set", "locomo-turns"}, exitUsage, "needs --locomo FILE"},
 		{"bad id", []string{"show", "--db", db, "nope"}, exitUsage, "not a note ID"},
 		{"unknown id", []string{"show", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV"}, exitNotFound, "amem list"},
 		{"bad version", []string{"restore", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "x"}, exitUsage, "positive number"},
@@ -188,8 +193,9 @@ func TestCLIDefaultEmbedderIsTheSentenceModel(t *testing.T) {
 	if len(res) != 3 || !strings.Contains(res[0].Content, "puppy") {
 		t.Fatalf("search for 'dog' ranked %+v first; want the puppy note", res[0])
 	}
-	// Hybrid search goes through the shipped ranker, whose scores are its
-	// own; --no-ranker gives fusion's, reciprocal ranks summed.
+	// A score is the hit's relevance, in [0, 1], however the hits were
+	// ordered: the ranker (which only the conversation profile uses)
+	// changes no score.
 	hybrid := func(flags ...string) []result {
 		var res []result
 		if err := json.Unmarshal([]byte(cli(append([]string{"search", "--db", db, "--json", "--link-budget", "-1", "puppy shoes"}, flags...)...)), &res); err != nil {
@@ -201,8 +207,8 @@ func TestCLIDefaultEmbedderIsTheSentenceModel(t *testing.T) {
 	if len(ranked) != 3 || len(fused) != 3 || !strings.Contains(ranked[0].Content, "puppy") || !strings.Contains(fused[0].Content, "puppy") {
 		t.Fatalf("hybrid search for 'puppy shoes': %+v with the ranker, %+v without", ranked, fused)
 	}
-	if fused[0].Score > 1 || ranked[0].Score == fused[0].Score {
-		t.Fatalf("scores %v with the ranker and %v with --no-ranker: want the ranker's own, then fusion's", ranked[0].Score, fused[0].Score)
+	if ranked[0].Score <= 0 || ranked[0].Score > 1 || ranked[0].Score != fused[0].Score {
+		t.Fatalf("scores %v with the ranker and %v with --no-ranker: want one relevance in [0, 1]", ranked[0].Score, fused[0].Score)
 	}
 	var stats []map[string]any
 	json.Unmarshal([]byte(cli("stats", "--db", db, "--json")), &stats)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -220,18 +221,9 @@ the ranker's cross-validation.`,
 				return err
 			}
 			if out != "" {
-				f, err := os.Create(out)
-				if err != nil {
+				if err := a.writeResults(out, res.WriteJSON); err != nil {
 					return err
 				}
-				if err := res.WriteJSON(f); err != nil {
-					f.Close()
-					return err
-				}
-				if err := f.Close(); err != nil {
-					return err
-				}
-				fmt.Fprintf(a.stderr, "results written to %s\n", out)
 			}
 			if rankerOut != "" {
 				if err := writeRanker(a, rankerOut, res, data); err != nil {
@@ -283,6 +275,23 @@ the ranker's cross-validation.`,
 	c.Args, c.PreRun, c.RunE = suite.Args, suite.PreRun, suite.RunE
 	c.Long = "eval runs the evaluation suite (eval suite: every set, every mode, one table) or the LoCoMo benchmark (eval locomo)."
 	return c
+}
+
+// writeResults writes a results file with write and says where.
+func (a *app) writeResults(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(f); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.stderr, "results written to %s\n", path)
+	return nil
 }
 
 // writeMisses writes the failure analysis to path and its counts to stdout.

@@ -221,3 +221,44 @@ func TestCLIEvalEmbedText(t *testing.T) {
 		t.Fatalf("--embed-text everything: %v", err)
 	}
 }
+
+// Bare `amem eval` runs the suite: every mode asked for on the agent
+// set, one table, the results file, and with --fit-relevance curves that
+// validate, written as package local ships them.
+func TestCLIEvalSuite(t *testing.T) {
+	dir := t.TempDir()
+	out, fit := filepath.Join(dir, "suite.json"), filepath.Join(dir, "relevance.json")
+	table := mustCLI(t, "", "eval", "--embedder", "lexical", "--set", "agent", "--mode", "lexical,default", "--out", out, "--fit-relevance", fit)
+	for _, want := range []string{"| agent | held-out | lexical | 150 |", "| agent | tuning | default | 156 |", "own-text@1"} {
+		if !strings.Contains(table, want) {
+			t.Fatalf("table lacks %q:\n%s", want, table)
+		}
+	}
+	var res struct {
+		Rows []struct {
+			Mode    string  `json:"mode"`
+			OwnText float64 `json:"own_text_at1"`
+			Prefix  float64 `json:"k_prefix"`
+		} `json:"rows"`
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Rows) != 4 {
+		t.Fatalf("results %s: %v", raw, err)
+	}
+	for _, r := range res.Rows {
+		if r.Prefix != 1 {
+			t.Fatalf("row %+v: the k-prefix invariant broke", r)
+		}
+	}
+	var rel amem.Relevance
+	raw, err = os.ReadFile(fit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &rel); err != nil || rel.Validate() != nil || rel.Hybrid.Cosine <= 0 || !strings.Contains(rel.About, "tuning halves of agent") {
+		t.Fatalf("fitted curves %s: %v", raw, err)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -14,7 +15,7 @@ import (
 
 // suiteCmd is `amem eval suite`, which bare `amem eval` runs too.
 func (a *app) suiteCmd() *cobra.Command {
-	var locomoPath, out, work string
+	var locomoPath, out, work, fitOut string
 	var setNames, modeNames []string
 	var k int
 	c := &cobra.Command{
@@ -88,23 +89,28 @@ rankings or the learned ranker) and default (what amem search does).`,
 			if err != nil {
 				return err
 			}
-			res, err := eval.RunSuite(a.ctx, sets, eval.SuiteConfig{Options: opts, Modes: modes, K: k, WorkDir: work, Progress: a.stderr})
+			res, err := eval.RunSuite(a.ctx, sets, eval.SuiteConfig{Options: opts, Modes: modes, K: k, WorkDir: work, Progress: a.stderr, Fit: fitOut != ""})
 			if err != nil {
 				return err
 			}
-			if out != "" {
-				f, err := os.Create(out)
+			if fitOut != "" {
+				res.Fit.WriteTable(a.stderr, k)
+				r := res.Fit.Relevance
+				r.About = fmt.Sprintf("fitted by amem eval suite --fit-relevance on the tuning halves of %s (embedder %s, curator %s) on %s; general order (1-rho)*cosine + rho*share, rho %.2f",
+					strings.Join(names, ", "), embedderName(mc.Embedder), mc.CuratorName(), res.Date, res.Fit.Rho)
+				b, err := json.MarshalIndent(r, "", "  ")
 				if err != nil {
 					return err
 				}
-				if err := res.WriteJSON(f); err != nil {
-					f.Close()
+				if err := os.WriteFile(fitOut, append(b, '\n'), 0o644); err != nil {
 					return err
 				}
-				if err := f.Close(); err != nil {
+				fmt.Fprintf(a.stderr, "relevance curves written to %s\n", fitOut)
+			}
+			if out != "" {
+				if err := a.writeResults(out, res.WriteJSON); err != nil {
 					return err
 				}
-				fmt.Fprintf(a.stderr, "results written to %s\n", out)
 			}
 			return res.WriteTable(a.stdout)
 		},
@@ -116,6 +122,7 @@ rankings or the learned ranker) and default (what amem search does).`,
 	f.IntVarP(&k, "k", "k", 10, "depth of the recall figures")
 	f.StringVar(&out, "out", "", "write the results file here (JSON)")
 	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
+	f.StringVar(&fitOut, "fit-relevance", "", "fit the relevance curves on the tuning halves and write them here, as package local ships them (local/relevance.json)")
 	c.PreRun = func(cmd *cobra.Command, args []string) {
 		if len(setNames) == 0 {
 			setNames = []string{"agent"}
@@ -165,4 +172,11 @@ func splitList(vals []string) []string {
 		}
 	}
 	return out
+}
+
+func embedderName(e string) string {
+	if e == "" {
+		return local.EmbedderUSELite
+	}
+	return e
 }

@@ -11,7 +11,8 @@ import (
 
 func (a *app) searchCmd() *cobra.Command {
 	var k, perHit, budget int
-	var mode, from, to, order, tagSource string
+	var mode, from, to, order, tagSource, profile string
+	var minScore float64
 	var noRanker bool
 	var tags, meta []string
 	c := &cobra.Command{
@@ -29,12 +30,25 @@ func (a *app) searchCmd() *cobra.Command {
 			if f.TagSource, err = amem.ParseTagSource(tagSource); err != nil {
 				return fmt.Errorf("--tag-source: %w", err)
 			}
+			if minScore < 0 || minScore > 1 {
+				return usagef("--min-score %v: use a relevance from 0 to 1", minScore)
+			}
+			switch amem.SearchMode(mode) {
+			case amem.SearchHybrid, amem.SearchVector, amem.SearchLexical:
+			default:
+				return usagef("--mode %q: use hybrid, vector or lexical", mode)
+			}
+			switch amem.Profile(profile) {
+			case "", amem.ProfileAuto, amem.ProfileGeneral, amem.ProfileConversation:
+			default:
+				return usagef("--profile %q: use auto, general or conversation", profile)
+			}
 			return a.withMemory(func(mem *amem.Memory) error {
 				res, err := mem.Search(a.ctx, amem.SearchRequest{
 					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
 					Filter:      f,
 					LinksPerHit: perHit, LinkBudget: budget, LinkOrder: amem.LinkOrder(order),
-					NoRanker: noRanker,
+					NoRanker: noRanker, Profile: amem.Profile(profile), MinScore: minScore,
 				})
 				if err != nil {
 					return err
@@ -42,7 +56,9 @@ func (a *app) searchCmd() *cobra.Command {
 				if a.jsonOut {
 					return a.printJSON(wire.Items(res, wire.ResultOf))
 				}
-				if len(res) == 0 {
+				if len(res) == 0 && minScore > 0 {
+					fmt.Fprintf(a.stdout, "no notes in namespace %s match with a score of at least %g\n", a.ns(), minScore)
+				} else if len(res) == 0 {
 					fmt.Fprintf(a.stdout, "no notes in namespace %s match\n", a.ns())
 				}
 				rank := 0
@@ -71,6 +87,8 @@ func (a *app) searchCmd() *cobra.Command {
 	fl.IntVar(&perHit, "links-per-hit", 0, "linked notes per direct hit (default 3; -1 for none)")
 	fl.IntVar(&budget, "link-budget", 0, "linked notes in all (default k; -1 for none)")
 	fl.StringVar(&order, "link-order", "", "where linked notes go: after (default: after all direct hits) or interleaved (after the hit that brought them)")
-	fl.BoolVar(&noRanker, "no-ranker", false, "hybrid mode: keep fusion's order, without the learned ranker")
+	fl.BoolVar(&noRanker, "no-ranker", false, "conversation profile: keep fusion's order, without the learned ranker")
+	fl.Float64Var(&minScore, "min-score", 0, "leave out direct hits whose score (relevance, 0 to 1) is below this")
+	fl.StringVar(&profile, "profile", "", "hybrid mode's profile: auto (default: conversation when most notes are dialogue turns \"Speaker: text\"), general or conversation")
 	return c
 }

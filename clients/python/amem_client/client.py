@@ -228,6 +228,8 @@ class Client:
         *,
         k: Optional[int] = None,
         mode: Optional[str] = None,
+        profile: Optional[str] = None,
+        min_score: Optional[float] = None,
         links: Optional[bool] = None,
         tags: Optional[Sequence[str]] = None,
         tag_source: Optional[str] = None,
@@ -236,9 +238,11 @@ class Client:
         meta: Optional[Mapping[str, str]] = None,
     ) -> List[SearchResult]:
         """The context for q: the k best direct hits, then the notes linked
-        to them (links=False leaves those out); tag_source as list_notes."""
-        query = _query(q=q, k=k, mode=mode, links=links, tags=tags, tag_source=tag_source,
-                       from_=from_, to=to, meta=meta)
+        to them (links=False leaves those out); tag_source as list_notes.
+        A direct hit's score is its relevance, 0 to 1; min_score leaves out
+        weaker hits. profile: auto (default), general or conversation."""
+        query = _query(q=q, k=k, mode=mode, profile=profile, min_score=min_score, links=links, tags=tags,
+                       tag_source=tag_source, from_=from_, to=to, meta=meta)
         return from_json(List[SearchResult], self._call("GET", _ns(ns, "/search"), query)["results"])
 
     def list_links(self, ns: str, *, after: Optional[str] = None, limit: Optional[int] = None) -> LinkPage:
