@@ -222,14 +222,17 @@ func TestCLIEvalEmbedText(t *testing.T) {
 	}
 }
 
-// Bare `amem eval` runs the suite: every mode asked for on the agent
-// set, one table, the results file, and with --fit-relevance curves that
-// validate, written as package local ships them.
+// Bare `amem eval` runs the suite: every mode asked for on the sets
+// asked for, one table, the results file, and with --fit-relevance curves
+// that validate, written as package local ships them. (The agent set's
+// run through the product's settings is package eval's test.)
 func TestCLIEvalSuite(t *testing.T) {
 	dir := t.TempDir()
+	data := filepath.Join("..", "..", "eval", "testdata", "tiny-locomo.json")
 	out, fit := filepath.Join(dir, "suite.json"), filepath.Join(dir, "relevance.json")
-	table := mustCLI(t, "", "eval", "--embedder", "lexical", "--set", "agent", "--mode", "lexical,default", "--out", out, "--fit-relevance", fit)
-	for _, want := range []string{"| agent | held-out | lexical | 150 |", "| agent | tuning | default | 156 |", "own-text@1"} {
+	table := mustCLI(t, "", "eval", "--embedder", "lexical", "--locomo", data, "--set", "locomo-facts,locomo-turns",
+		"--mode", "lexical,default", "--out", out, "--fit-relevance", fit)
+	for _, want := range []string{"| locomo-facts | held-out | lexical | 1 |", "| locomo-turns | tuning | default | 1 |", "own-text@1", "5 notes, 2 queries"} {
 		if !strings.Contains(table, want) {
 			t.Fatalf("table lacks %q:\n%s", want, table)
 		}
@@ -237,6 +240,7 @@ func TestCLIEvalSuite(t *testing.T) {
 	var res struct {
 		Rows []struct {
 			Mode    string  `json:"mode"`
+			Half    string  `json:"half"`
 			OwnText float64 `json:"own_text_at1"`
 			Prefix  float64 `json:"k_prefix"`
 		} `json:"rows"`
@@ -245,12 +249,12 @@ func TestCLIEvalSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &res); err != nil || len(res.Rows) != 4 {
+	if err := json.Unmarshal(raw, &res); err != nil || len(res.Rows) != 8 {
 		t.Fatalf("results %s: %v", raw, err)
 	}
 	for _, r := range res.Rows {
-		if r.Prefix != 1 {
-			t.Fatalf("row %+v: the k-prefix invariant broke", r)
+		if r.Prefix != 1 || r.Half == "held-out" && r.OwnText != 1 {
+			t.Fatalf("row %+v: an invariant broke", r)
 		}
 	}
 	var rel amem.Relevance
@@ -258,7 +262,7 @@ func TestCLIEvalSuite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := json.Unmarshal(raw, &rel); err != nil || rel.Validate() != nil || rel.Hybrid.Cosine <= 0 || !strings.Contains(rel.About, "tuning halves of agent") {
+	if err := json.Unmarshal(raw, &rel); err != nil || rel.Validate() != nil || !strings.Contains(rel.About, "tuning halves of locomo-facts, locomo-turns") {
 		t.Fatalf("fitted curves %s: %v", raw, err)
 	}
 }
