@@ -48,7 +48,7 @@ import (
 const (
 	annMagic = "AMEMANN2"
 	// lexMagic changes when what amem keeps of a note in its full-text
-	// index does: "AMEMLEXF" files lack the isTurn trait (notetext.go)
+	// index does: "AMEMLEXF" files lack the dialogue-turn trait (conversation.Turn)
 	// and are rebuilt.
 	lexMagic = "AMEMLEXG"
 )

@@ -2,7 +2,8 @@ package amem
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/amem-dev/amem/internal/invalid"
 )
 
 var (
@@ -14,7 +15,7 @@ var (
 	// ErrInvalid is returned (wrapped, with the reason) when caller input is
 	// rejected: empty or oversized content, invalid UTF-8, a bad namespace
 	// name, k out of range. Nothing is changed when it is returned.
-	ErrInvalid = errors.New("invalid input")
+	ErrInvalid = invalid.Err
 
 	// ErrDimensionMismatch is returned when a vector's length differs from
 	// the dimension the namespace was created with, or when the namespace
@@ -34,6 +35,4 @@ var (
 	ErrBusy = errors.New("note is claimed by another enrichment")
 )
 
-func invalidf(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
-}
+func invalidf(format string, args ...any) error { return invalid.Errorf(format, args...) }

@@ -1,8 +1,10 @@
 package amem
 
-// FusionDepth is fusionDepth for the external tests: their oracle fuses
-// rankings read to the same depth as Search.
-const FusionDepth = fusionDepth
+import "github.com/amem-dev/amem/search"
+
+// FusionDepth is how deep search reads the rankings, for the external
+// tests: their oracle reads them as deep.
+const FusionDepth = search.Depth
 
 // ANNCounts returns how many approximate indexes m has built and read
 // from Options.IndexDir.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/lexindex"
 	"github.com/amem-dev/amem/sqlite"
@@ -254,10 +255,12 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 	search := func(q string, k int, mode amem.SearchMode, f amem.Filter, rk ...*amem.Ranker) []amem.Scored {
 		t.Helper()
 		req := amem.SearchRequest{Namespace: ns, Query: q, K: k, Mode: mode, Filter: f, LinksPerHit: -1}
+		sctx := ctx
 		if len(rk) > 0 {
-			req.Ranker, req.Profile = rk[0], amem.ProfileConversation
+			req.Profile = amem.ProfileConversation
+			sctx = searchtune.With(ctx, searchtune.Tuning{Ranker: rk[0]})
 		}
-		res, err := mem.Search(ctx, req)
+		res, err := mem.Search(sctx, req)
 		if err != nil {
 			t.Fatalf("%s search %q, k=%d, %+v: %v", mode, q, k, f, err)
 		}

@@ -148,7 +148,7 @@ type Tx interface {
 	// note's ID and event time: IDs grow with ingest time, so it is the
 	// note written next. Other ids are absent. One read for all ids, and
 	// no note is decoded. Hybrid search's reply ranking reads the same
-	// from the full-text index, which follows the feed (rankings.go,
+	// from the full-text index, which follows the feed (conversation.Replies,
 	// lexindex.Index.Next); this is the store's answer, which that is
 	// tested against.
 	NextNotes(ns string, ids []string) (map[string]NextNote, error)
@@ -326,12 +326,6 @@ type Filter struct {
 // IsZero reports whether f filters nothing.
 func (f Filter) IsZero() bool {
 	return f.From.IsZero() && f.To.IsZero() && len(f.Tags) == 0 && len(f.Metadata) == 0
-}
-
-// Scored is a note ID with a score, higher is better.
-type Scored struct {
-	ID    string
-	Score float64
 }
 
 // UsageRecord is the token usage of one model operation.

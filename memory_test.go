@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/mock"
 	"github.com/amem-dev/amem/offline"
@@ -672,7 +673,7 @@ func TestSearchFilters(t *testing.T) {
 		})
 	}
 	for _, w := range []float64{-1, math.Inf(1), math.NaN()} {
-		if _, err := mem.Search(ctx, amem.SearchRequest{Namespace: "ns", Query: "hiking", LexicalWeight: w}); !errors.Is(err, amem.ErrInvalid) {
+		if _, err := mem.Search(searchtune.With(ctx, searchtune.Tuning{LexicalWeight: w}), amem.SearchRequest{Namespace: "ns", Query: "hiking"}); !errors.Is(err, amem.ErrInvalid) {
 			t.Errorf("lexical weight %v: %v, want ErrInvalid", w, err)
 		}
 	}

@@ -1,128 +1,40 @@
 package amem
 
 import (
-	"slices"
-	"strings"
-	"unicode"
-	"unicode/utf8"
+	"math"
+	"time"
 
 	"github.com/amem-dev/amem/lexindex"
+	"github.com/amem-dev/amem/search/conversation"
 )
 
-// What the ranker needs to know of each note is derived from its text
-// when the kernel indexes it (space.go) and kept in the full-text index,
-// in step with the change feed: where the note holds each of its terms
-// (content, keywords, the names it mentions, its speaker: lexindex.Where)
-// and its traits; the index counts the content's terms itself
-// (lexindex.DocInfo).
+// textOf is what the full-text index holds of a note: its text, its
+// event time (for the conversation profile's replies and day spread),
+// and what the conversation profile's ranker reads of its content (its
+// speaker, names and traits: conversation.Fields), derived when the
+// kernel indexes the note and kept in the index in step with the feed.
 // Reading a candidate's row from the store at search time instead cost
 // about 1 ms a search at 100k notes, which broke issue 12's latency bound
 // (hybrid p50 within 1.5x of vector-only); a copy of each note's term
 // sets beside the index cost about 950 heap bytes a note, which broke its
 // memory bound at 1M notes.
-
-type noteTrait uint8
-
-const (
-	hasTime    noteTrait = 1 << iota // a date or time expression
-	hasNumber                        // a number, in digits or words
-	hasBecause                       // a reason given
-	hasPlace                         // "in/at/to/from" before a capitalised word
-	hasName                          // a capitalised word other than the speaker's name
-	// isTurn: the note is a turn of a conversation, "Speaker: text".
-	// Search counts these (lexindex.Index.WithTraits) to tell a
-	// namespace of dialogue from one of facts (profile.go).
-	isTurn
-)
-
-// textOf is what the full-text index holds of a note: its text, its
-// event time (for the reply ranking), and the ranker's names, speaker and
-// traits.
 func textOf(n Note) lexindex.Fields {
 	f := lexindex.Fields{Content: n.Content, Context: n.Context, Keywords: n.Keywords, Tags: n.Tags, Time: eventNanos(n.EventTime)}
-	body, speaker := f.Content, ""
-	turn := noteTrait(0)
-	if sp, rest, ok := splitSpeaker(f.Content); ok {
-		speaker, body = strings.ToLower(sp), rest
-		f.Speaker = speaker
-		turn = isTurn
-	}
-	names, traits := scanBody(body, speaker)
-	traits |= turn
-	f.Names = names
-	f.Traits = uint8(traits)
+	f.Speaker, f.Names, f.Traits = conversation.Fields(n.Content)
 	return f
 }
 
-// splitSpeaker splits "Name: text" into the name and the text, for a
-// name of at most three words.
-func splitSpeaker(content string) (speaker, rest string, ok bool) {
-	i := strings.Index(content, ": ")
-	if i <= 0 || i > 40 {
-		return "", content, false
+// eventNanos is an event time as the full-text index keeps it
+// (lexindex.Fields.Time): nanoseconds since 1970, 0 for none, and past
+// what nanoseconds hold (before 1678, after 2262) the nearest they do.
+func eventNanos(t time.Time) int64 {
+	switch {
+	case t.IsZero():
+		return 0
+	case t.Year() < 1678:
+		return math.MinInt64
+	case t.Year() > 2261:
+		return math.MaxInt64
 	}
-	sp := content[:i]
-	if strings.Count(sp, " ") > 2 || strings.ContainsAny(sp, ".,!?\n") {
-		return "", content, false
-	}
-	return sp, content[i+2:], true
-}
-
-// scanBody reads a note's text after its speaker word by word: the
-// capitalised words (names, places; "I" and a sentence's first word
-// left out), and the traits the question-kind features look for.
-func scanBody(body, speaker string) ([]string, noteTrait) {
-	var names []string
-	var tr noteTrait
-	sentenceStart := true
-	prev := ""
-	for w := range strings.FieldsSeq(body) {
-		word := strings.TrimFunc(w, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
-		if word == "" {
-			continue
-		}
-		lw := strings.ToLower(word)
-		r, _ := utf8.DecodeRuneInString(word)
-		switch {
-		case unicode.IsDigit(r):
-			tr |= hasNumber
-			if len(word) == 4 && (strings.HasPrefix(word, "19") || strings.HasPrefix(word, "20")) {
-				tr |= hasTime
-			}
-		case numberWords[lw]: // restate.go's
-			tr |= hasNumber
-		}
-		if timeWords[lw] {
-			tr |= hasTime
-		}
-		if lw == "because" || lw == "reason" || lw == "since" || lw == "so" {
-			tr |= hasBecause
-		}
-		if unicode.IsUpper(r) && !sentenceStart && word != "I" && !timeWords[lw] {
-			names = append(names, lw)
-			if lw != speaker {
-				tr |= hasName
-			}
-			if placePrepositions[prev] {
-				tr |= hasPlace
-			}
-		}
-		last, _ := utf8.DecodeLastRuneInString(w)
-		sentenceStart = last == '.' || last == '!' || last == '?'
-		prev = lw
-	}
-	slices.Sort(names)
-	return slices.Clip(slices.Compact(names)), tr
-}
-
-var placePrepositions = map[string]bool{"in": true, "at": true, "to": true, "from": true, "near": true, "visited": true}
-
-var timeWords = map[string]bool{
-	"january": true, "february": true, "march": true, "april": true, "june": true,
-	"july": true, "august": true, "september": true, "october": true, "november": true, "december": true,
-	"monday": true, "tuesday": true, "wednesday": true, "thursday": true, "friday": true, "saturday": true,
-	"sunday": true, "yesterday": true, "today": true, "tomorrow": true, "tonight": true, "weekend": true,
-	"week": true, "month": true, "year": true, "ago": true, "last": true, "recently": true, "morning": true,
-	"evening": true, "night": true, "weeks": true, "months": true, "years": true, "days": true, "summer": true,
-	"winter": true, "spring": true, "fall": true, "birthday": true,
+	return t.UnixNano()
 }

@@ -70,7 +70,8 @@ type Options struct {
 	// (package local sets it).
 	LexicalWeight float64
 	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight weigh three
-	// more rankings in hybrid search's fusion (see rankings.go): the notes
+	// more rankings in the conversation profile's fusion (package
+	// search/conversation): the notes
 	// written right after the first hits (a conversation's replies), a
 	// full-text search of the first hits' keywords, and a vector search
 	// of the mean of their embeddings (pseudo-relevance feedback on
@@ -79,18 +80,18 @@ type Options struct {
 	FeedbackWeight      float64
 	DenseFeedbackWeight float64
 	// DaySpread, in [0, 1), spreads hybrid search's hits over the days
-	// they were said (see rankings.go): each hit's fused score is
+	// they were said (package search/conversation): each hit's fused score is
 	// multiplied by 1 - DaySpread for every better hit from the same day.
 	// Default 0: off.
 	DaySpread float64
 	// Ranker re-orders hybrid search's first candidates by a learned
-	// score (ranker.go), in the conversation profile. Default nil:
+	// score (package search/conversation), in the conversation profile. Default nil:
 	// fusion's order. Package local sets the weights trained on LoCoMo's
 	// development split. A day spread, when on, takes the ranker's
 	// place: the ranker was trained without it.
 	Ranker *Ranker
 
-	// Profile is hybrid search's profile (profile.go) when a request
+	// Profile is hybrid search's profile (search.Profile) when a request
 	// names none. Default ProfileAuto: conversation for a namespace of
 	// dialogue turns, general for any other. The reply and feedback
 	// rankings, the day spread and the ranker above serve the
@@ -98,7 +99,7 @@ type Options struct {
 	Profile Profile
 
 	// Relevance turns what a search measured of each hit into its Score
-	// (relevance.go). Default DefaultRelevance.
+	// (search.Relevance). Default DefaultRelevance.
 	Relevance *Relevance
 
 	// OnEnrich, if set, is called once after each enrichment that ran
@@ -184,20 +185,6 @@ const (
 // At 100k, 256 gives 0.998 on mix notes and 0.987 on the near-duplicate
 // corpus. annOptions in vectors.go has the history.
 const DefaultApproximateEf = 256
-
-// LinkOrder is where linked notes go in a context list.
-type LinkOrder string
-
-const (
-	// LinksAfter lists every direct hit, then the linked notes. On LoCoMo
-	// (development split, offline curator) linked notes were evidence for
-	// 1.2% of places against 2.8% for direct hits 6-10, so interleaving
-	// them pushed better direct hits out of the first k: recall@10 0.451
-	// interleaved against 0.601 after.
-	LinksAfter LinkOrder = "after"
-	// LinksInterleaved puts each direct hit's linked notes right after it.
-	LinksInterleaved LinkOrder = "interleaved"
-)
 
 // EmbedTextPaper joins content, context, keywords and tags, the text the
 // A-Mem paper embeds (Eq. 3). Empty parts are left out.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -54,7 +55,7 @@ func TestRankerInvalidRefused(t *testing.T) {
 		t.Fatalf("Open with an invalid ranker: %v, want ErrInvalid", err)
 	}
 	mem := rankerMemory(t, nil)
-	_, err = mem.Search(context.Background(), amem.SearchRequest{Namespace: "ns", Query: "garden", Ranker: bad})
+	_, err = mem.Search(searchtune.With(context.Background(), searchtune.Tuning{Ranker: bad}), amem.SearchRequest{Namespace: "ns", Query: "garden"})
 	if !errors.Is(err, amem.ErrInvalid) {
 		t.Fatalf("Search with an invalid ranker: %v, want ErrInvalid", err)
 	}
@@ -167,9 +168,9 @@ func TestNoRankerIsFusionOrder(t *testing.T) {
 	if slices.Equal(ranked, plain) {
 		t.Fatal("the ranker changed nothing: the test shows nothing")
 	}
-	// A request's own ranker replaces the options'.
-	req.NoRanker, req.Ranker = false, &amem.Ranker{}
-	if got := hitIDs(t, mem, req); !slices.Equal(got, fused) {
+	// A tuning's ranker replaces the options'.
+	req.NoRanker = false
+	if got := hitIDs(t, mem, req, searchtune.Tuning{Ranker: &amem.Ranker{}}); !slices.Equal(got, fused) {
 		t.Fatalf("an all-zero ranker: %v, want fusion's order %v (ties keep it)", got, fused)
 	}
 }

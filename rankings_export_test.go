@@ -1,6 +1,10 @@
 package amem
 
-import "context"
+import (
+	"context"
+
+	"github.com/amem-dev/amem/search/conversation"
+)
 
 // Replies is the reply ranking of hits, IDs in rank order, for the
 // external tests.
@@ -13,7 +17,7 @@ func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	out := s.replies(first, nil)
+	out := conversation.Replies(&searchView{m: m, ctx: ctx, s: s}, first, nil)
 	ids := make([]string, len(out))
 	for i, s := range out {
 		ids[i] = s.ID
@@ -21,5 +25,6 @@ func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]strin
 	return ids, err
 }
 
-// RankerWindow is rankerWindow, for the external tests.
-const RankerWindow = rankerWindow
+// RankerWindow is the conversation profile's ranker's window, for the
+// external tests.
+const RankerWindow = conversation.Window

@@ -12,19 +12,25 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/sqlite"
 )
 
-// hitIDs searches in hybrid mode without linked notes and returns the
-// direct hits' IDs.
-func hitIDs(t *testing.T, mem *amem.Memory, req amem.SearchRequest) []string {
+// hitIDs searches in hybrid mode, the conversation profile unless req
+// names another, without linked notes, with the evaluation's tuning tn
+// (internal/searchtune) if given, and returns the direct hits' IDs.
+func hitIDs(t *testing.T, mem *amem.Memory, req amem.SearchRequest, tn ...searchtune.Tuning) []string {
 	t.Helper()
 	req.Namespace, req.Mode, req.LinksPerHit = "ns", amem.SearchHybrid, -1
 	if req.Profile == "" {
 		req.Profile = amem.ProfileConversation // the rankings' profile
 	}
-	res, err := mem.Search(context.Background(), req)
+	ctx := context.Background()
+	if len(tn) > 0 {
+		ctx = searchtune.With(ctx, tn[0])
+	}
+	res, err := mem.Search(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,13 +77,11 @@ func TestReplyRankingLiftsTheNextNote(t *testing.T) {
 	if len(plain) != 2 || plain[0] != question.ID || plain[1] == reply.ID {
 		t.Fatalf("without the reply ranking: %v, want the question %s first, then not its reply", plain, question.ID)
 	}
-	req.ReplyWeight = 2
-	if got := hitIDs(t, mem, req); !slices.Equal(got, []string{question.ID, reply.ID}) {
+	if got := hitIDs(t, mem, req, searchtune.Tuning{ReplyWeight: 2}); !slices.Equal(got, []string{question.ID, reply.ID}) {
 		t.Fatalf("with the reply ranking: %v, want the question %s, then its reply %s", got, question.ID, reply.ID)
 	}
 	// Negative turns the ranking off again, whatever the options say.
-	req.ReplyWeight = -1
-	if off := hitIDs(t, mem, req); !slices.Equal(off, plain) {
+	if off := hitIDs(t, mem, req, searchtune.Tuning{ReplyWeight: -1}); !slices.Equal(off, plain) {
 		t.Fatalf("reply weight -1: %v, want %v", off, plain)
 	}
 }
@@ -116,14 +120,13 @@ func TestFeedbackRankingSearchesTheHitsKeywords(t *testing.T) {
 	if len(plain) == 0 || plain[0] != adopted.ID || slices.Contains(plain, visit.ID) {
 		t.Fatalf("without feedback: %v, want %s first and not %s", plain, adopted.ID, visit.ID)
 	}
-	req.FeedbackWeight = 2
-	got := hitIDs(t, mem, req)
+	got := hitIDs(t, mem, req, searchtune.Tuning{FeedbackWeight: 2})
 	if len(got) == 0 || got[0] != adopted.ID || !slices.Contains(got, visit.ID) {
 		t.Fatalf("with feedback: %v, want %s first and %s among the hits", got, adopted.ID, visit.ID)
 	}
 }
 
-// The options' weights are the default that a request's zero keeps.
+// The options' weights are the default that a tuning's zero keeps.
 func TestRankingWeightsFromOptions(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
@@ -144,21 +147,26 @@ func TestRankingWeightsFromOptions(t *testing.T) {
 	if !slices.Contains(got, reply.ID) {
 		t.Fatalf("Options.ReplyWeight 2: %v, want the reply %s among 2", got, reply.ID)
 	}
-	got = hitIDs(t, mem, amem.SearchRequest{Query: "painting lately", K: 2, ReplyWeight: -1})
+	got = hitIDs(t, mem, amem.SearchRequest{Query: "painting lately", K: 2}, searchtune.Tuning{ReplyWeight: -1})
 	if slices.Contains(got, reply.ID) {
-		t.Fatalf("a request's -1 did not turn the options' ranking off: %v", got)
+		t.Fatalf("a tuning's -1 did not turn the options' ranking off: %v", got)
+	}
+	// The general profile has no reply ranking, whatever the options say.
+	got = hitIDs(t, mem, amem.SearchRequest{Query: "painting lately", K: 2, Profile: amem.ProfileGeneral})
+	if slices.Contains(got, reply.ID) {
+		t.Fatalf("the general profile brought the reply: %v", got)
 	}
 }
 
 func TestRankingWeightsMustBeFinite(t *testing.T) {
 	mem := openMem(t, nil)
 	mustAdd(t, mem, "ns", "hiking in the hills")
-	for _, req := range []amem.SearchRequest{
-		{ReplyWeight: math.NaN()}, {ReplyWeight: math.Inf(1)}, {FeedbackWeight: math.Inf(-1)},
+	for _, tn := range []searchtune.Tuning{
+		{ReplyWeight: math.NaN()}, {ReplyWeight: math.Inf(1)}, {FeedbackWeight: math.Inf(-1)}, {LexicalWeight: -1},
 	} {
-		req.Namespace, req.Query = "ns", "hiking"
-		if _, err := mem.Search(context.Background(), req); !errors.Is(err, amem.ErrInvalid) {
-			t.Errorf("weights %v, %v: %v, want ErrInvalid", req.ReplyWeight, req.FeedbackWeight, err)
+		req := amem.SearchRequest{Namespace: "ns", Query: "hiking"}
+		if _, err := mem.Search(searchtune.With(context.Background(), tn), req); !errors.Is(err, amem.ErrInvalid) {
+			t.Errorf("tuning %+v: %v, want ErrInvalid", tn, err)
 		}
 	}
 }
@@ -176,13 +184,12 @@ func TestDaySpreadMakesRoomForOtherDays(t *testing.T) {
 	if got := hitIDs(t, mem, req); len(got) != 2 || slices.Contains(got, other.ID) {
 		t.Fatalf("without spread: %v, want two notes of the first day", got)
 	}
-	req.DaySpread = 0.5
-	got := hitIDs(t, mem, req)
+	got := hitIDs(t, mem, req, searchtune.Tuning{DaySpread: 0.5})
 	if len(got) != 2 || !slices.Contains([]string{first.ID, second.ID}, got[0]) || got[1] != other.ID {
 		t.Fatalf("spread 0.5: %v, want a note of the first day, then %s", got, other.ID)
 	}
 	for _, s := range []float64{1, 2, math.NaN()} {
-		if _, err := mem.Search(context.Background(), amem.SearchRequest{Namespace: "ns", Query: "camping", DaySpread: s}); !errors.Is(err, amem.ErrInvalid) {
+		if _, err := mem.Search(searchtune.With(context.Background(), searchtune.Tuning{DaySpread: s}), amem.SearchRequest{Namespace: "ns", Query: "camping"}); !errors.Is(err, amem.ErrInvalid) {
 			t.Errorf("day spread %v: %v, want ErrInvalid", s, err)
 		}
 	}
@@ -203,8 +210,7 @@ func TestDenseFeedbackSearchesNearTheHits(t *testing.T) {
 	if len(plain) == 0 || plain[0] != adopted.ID || slices.Contains(plain, near.ID) {
 		t.Fatalf("without dense feedback: %v, want %s first and not %s", plain, adopted.ID, near.ID)
 	}
-	req.DenseFeedbackWeight = 2
-	got := hitIDs(t, mem, req)
+	got := hitIDs(t, mem, req, searchtune.Tuning{DenseFeedbackWeight: 2})
 	if !slices.Equal(got, []string{adopted.ID, near.ID}) {
 		t.Fatalf("with dense feedback: %v, want %s then %s", got, adopted.ID, near.ID)
 	}

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/amem-dev/amem/internal/words"
 )
 
 // Restatements. Re-adding a fact in other words made a second, unrelated
@@ -69,15 +71,6 @@ var changeMarkers = map[string]bool{
 	"stopped": true, "quit": true, "ex": true, "previously": true, "until": true,
 }
 
-// numberWords are numbers written out, compared like digits.
-var numberWords = map[string]bool{
-	"zero": true, "one": true, "two": true, "three": true, "four": true, "five": true, "six": true,
-	"seven": true, "eight": true, "nine": true, "ten": true, "eleven": true, "twelve": true,
-	"twenty": true, "thirty": true, "forty": true, "fifty": true, "hundred": true, "thousand": true,
-	"first": true, "second": true, "third": true, "once": true, "twice": true, "half": true,
-	"dozen": true, "million": true, "billion": true,
-}
-
 var negations = map[string]bool{
 	"not": true, "no": true, "never": true, "nobody": true, "nothing": true, "none": true,
 	"nor": true, "neither": true, "cannot": true, "without": true,
@@ -119,7 +112,7 @@ func factsOf(text string) facts {
 		if changeMarkers[low] {
 			f.changed = true
 		}
-		if strings.ContainsFunc(tok, unicode.IsDigit) || numberWords[low] {
+		if strings.ContainsFunc(tok, unicode.IsDigit) || words.Number(low) {
 			f.numbers = append(f.numbers, low)
 		} else if unicode.IsUpper([]rune(tok)[0]) && !restateStopwords[low] {
 			// Sentence-initial words count too: a restatement that starts

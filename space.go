@@ -36,7 +36,7 @@ type space struct {
 
 	mu  sync.RWMutex // guards every field below but used
 	idx vectors
-	lex *lexindex.Index // with the ranker's marks (notetext.go)
+	lex *lexindex.Index // with the ranker's marks (notetext.go, conversation.Fields)
 	seq int64           // the feed number the indexes reflect; -1 until loaded
 
 	// building is set while an approximate index is built in the

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/locomo"
 )
@@ -164,10 +163,10 @@ func TestParseGrid(t *testing.T) {
 	// A grid's 0 turns a ranking off, whatever the Memory's default.
 	for _, p := range g {
 		tn, _ := findTunable(p.Name)
-		var req amem.SearchRequest
+		var req request
 		tn.search(&req, "0")
-		if req.ReplyWeight+req.FeedbackWeight+req.DenseFeedbackWeight+req.DaySpread != -1 {
-			t.Errorf("%s=0 sets %+v, want -1 (off) on its field", p.Name, req)
+		if w := req.tune; w.ReplyWeight+w.FeedbackWeight+w.DenseFeedbackWeight+w.DaySpread != -1 {
+			t.Errorf("%s=0 sets %+v, want -1 (off) on its field", p.Name, w)
 		}
 	}
 	if _, err := ParseGrid([]string{"link-order=after", "link-order=interleaved"}); err == nil || !strings.Contains(err.Error(), "given twice") {

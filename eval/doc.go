@@ -51,7 +51,7 @@
 //	                     but a grid may vary it
 //	reply-weight         1.5 \ with use-lite (local.ExtraRankings): hybrid search's
 //	feedback-weight      2    } extra rankings and its spread over days (amem.Options,
-//	dense-feedback-weight 0   } rankings.go in package amem), 0 off; chosen with
+//	dense-feedback-weight 0   } package search/conversation), 0 off; chosen with
 //	day-spread           0   /  lexical-weight, the last two measured and left off
 //
 // Chosen on the development split but fixed in code, so that the
@@ -71,7 +71,7 @@
 // # The learned ranker
 //
 // With --cv the run also cross-validates the ranker that re-orders
-// hybrid search's candidates (amem.Ranker; ranker.go, ranknet.go): each
+// hybrid search's candidates (amem.Ranker; ranker.go and ranknet.go here): each
 // fold trains it on the other conversations' category 1-4 questions (a
 // candidate of the window labelled by whether it is an evidence turn) and
 // scores the held-out conversation with it, through Search, beside the

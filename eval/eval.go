@@ -14,6 +14,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/progress"
+	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/locomo"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
@@ -141,21 +142,37 @@ func (m Mode) ingest() ingestKind {
 	return ingestRaw
 }
 
+// request is a search as the evaluation asks it: the request, and the
+// conversation profile's constants it tries, which a search finds in its
+// context (package internal/searchtune: not part of amem's API).
+type request struct {
+	amem.SearchRequest
+	tune searchtune.Tuning
+}
+
+// run searches mem with r.
+func (r request) run(ctx context.Context, mem *amem.Memory) ([]amem.Result, error) {
+	return mem.Search(searchtune.With(ctx, r.tune), r.SearchRequest)
+}
+
 // search returns the search a mode runs, without the namespace and query.
-func (c *Config) search(m Mode) amem.SearchRequest {
+func (c *Config) search(m Mode) request {
 	switch m {
 	case ModeBM25:
-		return amem.SearchRequest{Mode: amem.SearchLexical, LinkBudget: -1}
+		return request{SearchRequest: amem.SearchRequest{Mode: amem.SearchLexical, LinkBudget: -1}}
 	case ModeVector:
-		return amem.SearchRequest{Mode: amem.SearchVector, LinkBudget: -1}
+		return request{SearchRequest: amem.SearchRequest{Mode: amem.SearchVector, LinkBudget: -1}}
 	case ModeHybrid:
-		return amem.SearchRequest{Mode: amem.SearchHybrid, LinkBudget: -1, LexicalWeight: 1}
+		return request{SearchRequest: amem.SearchRequest{Mode: amem.SearchHybrid, LinkBudget: -1}, tune: searchtune.Tuning{LexicalWeight: 1}}
 	}
-	req := amem.SearchRequest{Mode: c.Search, LexicalWeight: c.LexicalWeight, ReplyWeight: offIfZero(c.ReplyWeight),
-		FeedbackWeight: offIfZero(c.FeedbackWeight), DenseFeedbackWeight: offIfZero(c.DenseFeedbackWeight),
-		DaySpread: offIfZero(c.DaySpread), Ranker: c.Ranker, NoRanker: c.NoRanker || c.Ranker == nil}
+	req := request{
+		SearchRequest: amem.SearchRequest{Mode: c.Search, NoRanker: c.NoRanker || c.Ranker == nil},
+		tune: searchtune.Tuning{LexicalWeight: c.LexicalWeight, ReplyWeight: offIfZero(c.ReplyWeight),
+			FeedbackWeight: offIfZero(c.FeedbackWeight), DenseFeedbackWeight: offIfZero(c.DenseFeedbackWeight),
+			DaySpread: offIfZero(c.DaySpread), Ranker: c.Ranker},
+	}
 	if c.NoRanker {
-		req.Ranker = nil
+		req.tune.Ranker = nil
 	}
 	if m == ModeNoLinks {
 		req.LinkBudget = -1
@@ -164,7 +181,7 @@ func (c *Config) search(m Mode) amem.SearchRequest {
 }
 
 // offIfZero maps a Config weight or spread, where 0 is off, to a
-// request's, where 0 means the Memory's own and negative is off.
+// tuning's, where 0 means the Memory's own and negative is off.
 func offIfZero(w float64) float64 {
 	if w == 0 {
 		return -1
@@ -404,7 +421,7 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 			if deepK := RecallKs[len(RecallKs)-1]; deepK > cfg.K {
 				deepReq := req
 				deepReq.Query, deepReq.K = q.Question, deepK
-				deep, err := mem.Search(ctx, deepReq)
+				deep, err := deepReq.run(ctx, mem)
 				if err != nil {
 					return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
 				}
@@ -428,9 +445,9 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 // retrieve asks one question (req names the namespace) and scores its
 // context list: recall and hit at the cut-offs up to k, over the whole
 // list, and its reciprocal rank.
-func retrieve(ctx context.Context, mem *amem.Memory, req amem.SearchRequest, k int, mode Mode, sampleID string, q locomo.Question) (QuestionResult, []amem.Result, error) {
+func retrieve(ctx context.Context, mem *amem.Memory, req request, k int, mode Mode, sampleID string, q locomo.Question) (QuestionResult, []amem.Result, error) {
 	req.Query, req.K = q.Question, k
-	rs, err := mem.Search(ctx, req)
+	rs, err := req.run(ctx, mem)
 	if err != nil {
 		return QuestionResult{}, nil, fmt.Errorf("%s question %d: %w", sampleID, q.Index, err)
 	}

@@ -50,7 +50,7 @@ type tunable struct {
 	applies func(cfg *Config, m Mode) bool
 	// search sets the value on a search (search-time constants); curator
 	// on the offline curator's options (ingest-time ones).
-	search  func(req *amem.SearchRequest, v string)
+	search  func(req *request, v string)
 	curator func(o *offline.Options, v string)
 }
 
@@ -62,28 +62,28 @@ var tunables = []tunable{
 		name: "lexical-weight", check: positiveFloat,
 		shipped: func(cfg *Config) string { return formatFloat(cfg.LexicalWeight) },
 		applies: func(cfg *Config, m Mode) bool { return m.ingest() != ingestRaw && cfg.Search == amem.SearchHybrid },
-		search:  func(req *amem.SearchRequest, v string) { req.LexicalWeight = mustFloat(v) },
+		search:  func(req *request, v string) { req.tune.LexicalWeight = mustFloat(v) },
 	},
 	{
 		name: "link-order", check: linkOrder,
 		shipped: func(*Config) string { return string(amem.LinksAfter) },
 		applies: linksApply,
-		search:  func(req *amem.SearchRequest, v string) { req.LinkOrder = amem.LinkOrder(v) },
+		search:  func(req *request, v string) { req.LinkOrder = amem.LinkOrder(v) },
 	},
 	{
 		name: "links-per-hit", check: positiveInt,
 		shipped: func(*Config) string { return strconv.Itoa(amem.DefaultLinksPerHit) },
 		applies: linksApply,
-		search:  func(req *amem.SearchRequest, v string) { req.LinksPerHit = int(mustFloat(v)) },
+		search:  func(req *request, v string) { req.LinksPerHit = int(mustFloat(v)) },
 	},
-	extraRanking("reply-weight", func(c *Config) float64 { return c.ReplyWeight }, func(r *amem.SearchRequest) *float64 { return &r.ReplyWeight }),
-	extraRanking("feedback-weight", func(c *Config) float64 { return c.FeedbackWeight }, func(r *amem.SearchRequest) *float64 { return &r.FeedbackWeight }),
-	extraRanking("dense-feedback-weight", func(c *Config) float64 { return c.DenseFeedbackWeight }, func(r *amem.SearchRequest) *float64 { return &r.DenseFeedbackWeight }),
+	extraRanking("reply-weight", func(c *Config) float64 { return c.ReplyWeight }, func(r *request) *float64 { return &r.tune.ReplyWeight }),
+	extraRanking("feedback-weight", func(c *Config) float64 { return c.FeedbackWeight }, func(r *request) *float64 { return &r.tune.FeedbackWeight }),
+	extraRanking("dense-feedback-weight", func(c *Config) float64 { return c.DenseFeedbackWeight }, func(r *request) *float64 { return &r.tune.DenseFeedbackWeight }),
 	{
 		name: "day-spread", check: spreadValue,
 		shipped: func(cfg *Config) string { return formatFloat(cfg.DaySpread) },
 		applies: func(cfg *Config, m Mode) bool { return m.ingest() != ingestRaw && cfg.Search == amem.SearchHybrid },
-		search:  func(req *amem.SearchRequest, v string) { req.DaySpread = offIfZero(mustFloat(v)) },
+		search:  func(req *request, v string) { req.tune.DaySpread = offIfZero(mustFloat(v)) },
 	},
 	offlineThreshold("link-min-similarity", func(o *offline.Options) *float64 { return &o.LinkMinSimilarity }),
 	offlineThreshold("link-min-strength", func(o *offline.Options) *float64 { return &o.LinkMinStrength }),
@@ -106,12 +106,12 @@ func DefaultGrid() []GridParam {
 // extraRanking is the weight of one of hybrid search's extra rankings
 // (amem.Options.ReplyWeight and the rest), where 0 is off: cfg's
 // value is the shipped one, field the request's override.
-func extraRanking(name string, shipped func(*Config) float64, field func(*amem.SearchRequest) *float64) tunable {
+func extraRanking(name string, shipped func(*Config) float64, field func(*request) *float64) tunable {
 	return tunable{
 		name: name, check: nonNegativeFloat,
 		shipped: func(cfg *Config) string { return formatFloat(shipped(cfg)) },
 		applies: func(cfg *Config, m Mode) bool { return m.ingest() != ingestRaw && cfg.Search == amem.SearchHybrid },
-		search:  func(req *amem.SearchRequest, v string) { *field(req) = offIfZero(mustFloat(v)) },
+		search:  func(req *request, v string) { *field(req) = offIfZero(mustFloat(v)) },
 	}
 }
 

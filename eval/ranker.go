@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/locomo"
 )
 
@@ -148,15 +149,15 @@ func rankerCVMode(ctx context.Context, convs []locomo.Conversation, mode Mode, c
 			}
 		}
 		fmt.Fprintf(cfg.Progress, "ranker cv %s: fold %s\n", mode, held)
-		fusion, err := askWith(ctx, c, mode, cfg, mem, func(r *amem.SearchRequest) { r.Ranker, r.NoRanker = nil, true })
+		fusion, err := askWith(ctx, c, mode, cfg, mem, func(r *request) { r.tune.Ranker, r.NoRanker = nil, true })
 		if err != nil {
 			return rc, err
 		}
-		ranked, err := askWith(ctx, c, mode, cfg, mem, func(r *amem.SearchRequest) { r.Ranker, r.NoRanker = &amem.Ranker{Weights: weightMap(names, w)}, false })
+		ranked, err := askWith(ctx, c, mode, cfg, mem, func(r *request) { r.tune.Ranker, r.NoRanker = &amem.Ranker{Weights: weightMap(names, w)}, false })
 		if err != nil {
 			return rc, err
 		}
-		ins, err := askWith(ctx, c, mode, cfg, mem, func(r *amem.SearchRequest) { r.Ranker, r.NoRanker = &amem.Ranker{Weights: rc.InSampleWeights}, false })
+		ins, err := askWith(ctx, c, mode, cfg, mem, func(r *request) { r.tune.Ranker, r.NoRanker = &amem.Ranker{Weights: rc.InSampleWeights}, false })
 		if err != nil {
 			return rc, err
 		}
@@ -224,7 +225,7 @@ func rankSamples(ctx context.Context, convs []locomo.Conversation, mode Mode, cf
 		req.Namespace, req.K = ns, cfg.K
 		for _, q := range c.QA {
 			req.Query = q.Question
-			cands, err := mem.RankFeatures(ctx, req)
+			cands, err := mem.RankFeatures(searchtune.With(ctx, req.tune), req.SearchRequest)
 			if err != nil {
 				return nil, fmt.Errorf("%s question %d: %w", c.SampleID, q.Index, err)
 			}
@@ -263,7 +264,7 @@ func diaIDsOf(ctx context.Context, mem *amem.Memory, ns string) (map[string]stri
 
 // askWith asks every question of c in mode with the request changed by
 // set, as the run's own searches are scored.
-func askWith(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory, set func(*amem.SearchRequest)) ([]QuestionResult, error) {
+func askWith(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory, set func(*request)) ([]QuestionResult, error) {
 	req := cfg.search(mode)
 	req.Namespace = cfg.namespace(string(mode.ingest()), c.SampleID)
 	set(&req)
@@ -271,7 +272,7 @@ func askWith(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, 
 }
 
 // askAll appends to out the results of every question of c asked with req.
-func askAll(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory, req amem.SearchRequest, out []QuestionResult) ([]QuestionResult, error) {
+func askAll(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory, req request, out []QuestionResult) ([]QuestionResult, error) {
 	for _, q := range c.QA {
 		qr, _, err := retrieve(ctx, mem, req, cfg.K, mode, c.SampleID, q)
 		if err != nil {

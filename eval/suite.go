@@ -12,6 +12,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/progress"
+	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -29,6 +30,9 @@ type SuiteMode struct {
 	Name string
 	// Request fills in everything but Namespace, Query and K.
 	Request amem.SearchRequest
+	// tune switches the conversation profile's extra rankings off for
+	// fusion alone (internal/searchtune).
+	tune searchtune.Tuning
 }
 
 // Modes the suite runs by default: each retriever alone; their
@@ -39,10 +43,10 @@ type SuiteMode struct {
 var (
 	SuiteVector  = SuiteMode{Name: "vector", Request: amem.SearchRequest{Mode: amem.SearchVector}}
 	SuiteLexical = SuiteMode{Name: "lexical", Request: amem.SearchRequest{Mode: amem.SearchLexical}}
-	SuiteFusion  = SuiteMode{Name: "fusion", Request: amem.SearchRequest{
-		Mode: amem.SearchHybrid, Profile: amem.ProfileConversation,
-		ReplyWeight: -1, FeedbackWeight: -1, DenseFeedbackWeight: -1, DaySpread: -1, NoRanker: true,
-	}}
+	SuiteFusion  = SuiteMode{Name: "fusion",
+		Request: amem.SearchRequest{Mode: amem.SearchHybrid, Profile: amem.ProfileConversation, NoRanker: true},
+		tune:    searchtune.Tuning{ReplyWeight: -1, FeedbackWeight: -1, DenseFeedbackWeight: -1, DaySpread: -1},
+	}
 	SuiteGeneral      = SuiteMode{Name: "general", Request: amem.SearchRequest{Mode: amem.SearchHybrid, Profile: amem.ProfileGeneral}}
 	SuiteConversation = SuiteMode{Name: "conversation", Request: amem.SearchRequest{Mode: amem.SearchHybrid, Profile: amem.ProfileConversation}}
 	SuiteDefault      = SuiteMode{Name: "default", Request: amem.SearchRequest{}}
@@ -340,13 +344,14 @@ func scoreSet(ctx context.Context, mem *amem.Memory, set Set, mode SuiteMode, cf
 	search := func(ns, q string, a *suiteAcc) ([]amem.Result, error) {
 		req := mode.Request
 		req.Namespace, req.Query, req.LinkBudget = ns, q, -1
+		sctx := searchtune.With(ctx, mode.tune)
 		req.K = cfg.PrefixK
-		deep, err := mem.Search(ctx, req)
+		deep, err := mem.Search(sctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", q, err)
 		}
 		req.K = cfg.K
-		rs, err := mem.Search(ctx, req)
+		rs, err := mem.Search(sctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("%q: %w", q, err)
 		}

@@ -60,3 +60,13 @@ func (ix *Index) Next(id string) (next string, at, nextAt int64, ok bool) {
 	}
 	return "", int64(ix.times[d]), 0, false
 }
+
+// Time returns the document's Fields.Time; ok is false if it is not
+// indexed.
+func (ix *Index) Time(id string) (t int64, ok bool) {
+	d, found := ix.num[id]
+	if !found {
+		return 0, false
+	}
+	return int64(ix.times[d]), true
+}

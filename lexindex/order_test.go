@@ -29,6 +29,14 @@ func sameOrder(t *testing.T, ix *Index, docs map[string]Fields) {
 	if _, _, _, ok := ix.Next("nonesuch"); ok {
 		t.Fatal("Next of an unknown ID")
 	}
+	for id, f := range docs {
+		if at, ok := ix.Time(id); !ok || at != f.Time {
+			t.Fatalf("Time(%s) = %d %v, want %d", id, at, ok, f.Time)
+		}
+	}
+	if _, ok := ix.Time("nonesuch"); ok {
+		t.Fatal("Time of an unknown ID")
+	}
 }
 
 func TestNextAcrossRemovalsAndReplacements(t *testing.T) {

@@ -4,7 +4,7 @@ import "slices"
 
 // Where a document holds a term, beyond holding it, kept in the low bits
 // of each entry of its distinct terms: what a learned ranker's per-note
-// features read (amem's rankfeatures.go), so that they need no copy of
+// features read (amem's search/conversation/features.go), so that they need no copy of
 // the notes' text. At 1M notes a copy of each note's term sets and
 // keywords cost about 950 heap bytes a note; the marks cost none, and
 // DocInfo four bytes.

@@ -307,10 +307,9 @@ func TestParseObservations(t *testing.T) {
 }
 
 func TestObservationsOfTheDevSplit(t *testing.T) {
-	path := filepath.Join("..", "..", "shared", "locomo", "locomo-dev.json")
-	convs, err := Load(path)
+	convs, err := Load(devDataPath(t))
 	if err != nil {
-		t.Fatalf("the development split (%s): %v", path, err)
+		t.Fatal(err)
 	}
 	n := 0
 	for _, c := range convs {

@@ -1,4 +1,4 @@
-package amem
+package conversation
 
 import (
 	"slices"
@@ -11,7 +11,7 @@ import (
 
 // What the ranker's features read of a question: its terms as the
 // full-text index weighs them, the names it mentions, and what it asks
-// for (rankfeatures.go crosses that with what each note carries).
+// for (features.go crosses that with what each note carries).
 
 // question is what the features read of the query.
 type question struct {

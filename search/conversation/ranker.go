@@ -1,20 +1,22 @@
-package amem
+package conversation
 
 import (
 	"fmt"
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/amem-dev/amem/internal/invalid"
+	"github.com/amem-dev/amem/search"
 )
 
-// Ranker is a learned re-ranking of hybrid search's candidates: after
-// the fusion, the first rankerWindow(k) candidates are ordered by a
-// linear score, the sum over features of weight × value, and the first k
-// kept; a hit's Score is then its ranker score. Features are named by
+// Ranker is a learned re-ranking of the profile's candidates: after the
+// fusion, the first Window candidates are ordered by a linear score, the
+// sum over features of weight × value. Features are named by
 // RankFeatureNames; a feature without a weight counts 0. Weights come
 // from training on labelled searches (package eval's RankNet over
-// RankFeatures); package local ships weights trained on LoCoMo's
-// development split.
+// amem.Memory.RankFeatures); package local ships weights trained on
+// LoCoMo's development split.
 //
 // A Ranker is read, never written, by searches: safe for concurrent use
 // as long as nobody changes it.
@@ -26,17 +28,17 @@ type Ranker struct {
 }
 
 // Validate reports a weight of a feature RankFeatureNames does not list,
-// or a weight that is not a finite number, as ErrInvalid.
+// or a weight that is not a finite number, as amem.ErrInvalid.
 func (r *Ranker) Validate() error {
 	if r == nil {
-		return invalidf("ranker is nil")
+		return invalid.Errorf("ranker is nil")
 	}
 	for name, w := range r.Weights {
 		if featureIndex(name) < 0 {
-			return invalidf("ranker weight for unknown feature %q; the features are %s", name, strings.Join(RankFeatureNames(), ", "))
+			return invalid.Errorf("ranker weight for unknown feature %q; the features are %s", name, strings.Join(RankFeatureNames(), ", "))
 		}
 		if math.IsNaN(w) || math.IsInf(w, 0) {
-			return invalidf("ranker weight %v for %s; it must be a finite number", w, name)
+			return invalid.Errorf("ranker weight %v for %s; it must be a finite number", w, name)
 		}
 	}
 	return nil
@@ -53,9 +55,9 @@ func (r *Ranker) vector() []float64 {
 	return v
 }
 
-// rankingNames name hybrid search's rankings, in the order fuseHybrid
-// fuses them: the vector and full-text rankings, then the extra rankings
-// of rankings.go.
+// rankingNames name the profile's rankings, in the order Order fuses
+// them: the vector and full-text rankings, then the extra rankings of
+// rankings.go.
 var rankingNames = []string{"vector", "lexical", "reply", "feedback", "dense"}
 
 // Feature names that are not per ranking; see noteFeatures for what each
@@ -91,14 +93,14 @@ func RankFeatureNames() []string { return slices.Clone(rankFeatures) }
 
 func featureIndex(name string) int { return slices.Index(rankFeatures, name) }
 
-// rankerWindow is how many of the fusion's first candidates the ranker
-// orders, for any k (so that the first hits do not depend on k): twice
-// the depth each ranking is read to. On LoCoMo's development split (k =
-// 10, cross-validated recall@10 over categories 1-4, rankers trained and
+// Window is how many of the fusion's first candidates the ranker orders,
+// for any k (so that the first hits do not depend on k): twice the depth
+// each ranking is read to. On LoCoMo's development split (k = 10,
+// cross-validated recall@10 over categories 1-4, rankers trained and
 // scored on the first n of each window, 2026-12-04): 0.723 for 20, 0.735
 // for 50, 0.776 for 70, 0.789 for 100. Past 100 the rankings, each read
 // to 50, seldom add a candidate.
-const rankerWindow = 2 * fusionDepth
+const Window = 2 * search.Depth
 
 // RankCandidate is one candidate of the ranker's window.
 type RankCandidate struct {

@@ -1,4 +1,4 @@
-package amem
+package conversation
 
 import (
 	"slices"
@@ -48,12 +48,13 @@ func TestReadQuestion(t *testing.T) {
 	}
 }
 
-func TestTextOf(t *testing.T) {
+// What Fields reads of a note, as the full-text index keeps it: the
+// speaker's and the names' marks, the traits.
+func TestFields(t *testing.T) {
 	ix := lexindex.New()
-	ix.Upsert("n", textOf(Note{
-		Content:  "Mel: We drove to Paris last May. Jon came 3 times because he loves it. Mel too",
-		Keywords: []string{"road trip"},
-	}))
+	content := "Mel: We drove to Paris last May. Jon came 3 times because he loves it. Mel too"
+	speaker, names, traits := Fields(content)
+	ix.Upsert("n", lexindex.Fields{Content: content, Keywords: []string{"road trip"}, Speaker: speaker, Names: names, Traits: traits})
 	terms := ix.QueryTerms("mel paris jon we road drove")
 	where := make([]lexindex.Where, len(terms))
 	info, ok := ix.Where("n", terms, where)
@@ -74,13 +75,16 @@ func TestTextOf(t *testing.T) {
 			t.Errorf("%s, a sentence's first word, taken for a name", w)
 		}
 	}
-	traits := noteTrait(info.Traits)
-	for _, tr := range []noteTrait{hasTime, hasNumber, hasBecause, hasPlace, hasName} {
-		if traits&tr == 0 {
-			t.Errorf("trait %b missing from %b", tr, traits)
+	stored := noteTrait(info.Traits)
+	for _, tr := range []noteTrait{hasTime, hasNumber, hasBecause, hasPlace, hasName, isTurn} {
+		if stored&tr == 0 || noteTrait(traits)&tr == 0 {
+			t.Errorf("trait %b missing from %b (stored %b)", tr, traits, stored)
 		}
 	}
 	if at["road"] != lexindex.Held|lexindex.InKeywords || at["drove"] != lexindex.Held|lexindex.InContent {
 		t.Errorf("keywords' and content's terms mixed up: road %b, drove %b", at["road"], at["drove"])
+	}
+	if _, _, tr := Fields("Decided to use PostgreSQL 16 for billing."); tr&Turn != 0 {
+		t.Errorf("a fact taken for a dialogue turn: traits %b", tr)
 	}
 }

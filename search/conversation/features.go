@@ -1,11 +1,11 @@
-package amem
+package conversation
 
 import (
-	"context"
 	"math"
 	"slices"
 
 	"github.com/amem-dev/amem/lexindex"
+	"github.com/amem-dev/amem/search"
 )
 
 // The ranker's features of one candidate, for one query:
@@ -42,80 +42,43 @@ import (
 type rankInput struct {
 	query    string
 	names    []string
-	rankings [][]Scored
-	window   []Scored
-}
-
-// rankerFor is the ranker a search uses: the request's, else the
-// options'; none if the request turns it off.
-func (m *Memory) rankerFor(req SearchRequest) *Ranker {
-	switch {
-	case req.NoRanker:
-		return nil
-	case req.Ranker != nil:
-		return req.Ranker
-	}
-	return m.opts.Ranker
+	rankings [][]search.Hit
+	window   []search.Hit
 }
 
 // applyRanker orders in's window by r's score, each with its ranker
 // score. Ties keep the fusion's order.
-func applyRanker(s *space, r *Ranker, in rankInput) []Scored {
-	cands := rankCandidates(s, in)
+func applyRanker(src Source, r *Ranker, in rankInput) []search.Hit {
+	cands := rankCandidates(src, in)
 	w := r.vector()
-	out := make([]Scored, len(cands))
+	out := make([]search.Hit, len(cands))
 	for i, c := range cands {
 		s := 0.0
 		for j, x := range c.Features {
 			s += w[j] * x
 		}
-		out[i] = Scored{ID: c.ID, Score: s}
+		out[i] = search.Hit{ID: c.ID, Score: s}
 	}
-	slices.SortStableFunc(out, func(a, b Scored) int { return cmpFloatDesc(a.Score, b.Score) })
+	slices.SortStableFunc(out, func(a, b search.Hit) int { return search.CompareScores(a.Score, b.Score) })
 	return out
 }
 
-func cmpFloatDesc(a, b float64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
-}
-
-// RankFeatures runs a hybrid search up to the ranker's window and
-// returns its candidates in fusion order with their features: what a
-// ranker is trained on (package eval). The request is read as Search
-// reads it; its mode must be hybrid (or left empty).
-func (m *Memory) RankFeatures(ctx context.Context, req SearchRequest) ([]RankCandidate, error) {
-	if req.Mode != "" && req.Mode != SearchHybrid {
-		return nil, invalidf("rank features come from hybrid search; the request's mode is %s", req.Mode)
-	}
-	p, err := m.planSearch(ctx, req)
-	if err != nil {
-		return nil, err
-	}
-	var cands []RankCandidate
-	if _, err := m.direct(ctx, req, p, &cands); err != nil {
-		return nil, err
-	}
-	return cands, nil
-}
-
 // rankCandidates computes the features of in's window, in its order,
-// from s, the space the rankings were read from.
-func rankCandidates(s *space, in rankInput) []RankCandidate {
-	s.mu.RLock()
-	q := readQuestion(s.lex, in.query)
-	where := make([]lexindex.Where, len(in.window)*len(q.lookup))
-	info := make([]lexindex.DocInfo, len(in.window))
-	have := make([]bool, len(in.window))
-	for i, c := range in.window {
-		info[i], have[i] = s.lex.Where(c.ID, q.lookup, where[i*len(q.lookup):(i+1)*len(q.lookup)])
-	}
-	s.mu.RUnlock()
+// from the indexes the rankings were read from.
+func rankCandidates(src Source, in rankInput) []RankCandidate {
+	var q question
+	var where []lexindex.Where
+	var info []lexindex.DocInfo
+	var have []bool
+	src.ReadText(func(ix *lexindex.Index) {
+		q = readQuestion(ix, in.query)
+		where = make([]lexindex.Where, len(in.window)*len(q.lookup))
+		info = make([]lexindex.DocInfo, len(in.window))
+		have = make([]bool, len(in.window))
+		for i, c := range in.window {
+			info[i], have[i] = ix.Where(c.ID, q.lookup, where[i*len(q.lookup):(i+1)*len(q.lookup)])
+		}
+	})
 
 	// The features, in one block: a search ranks a hundred candidates.
 	width := len(rankFeatures)

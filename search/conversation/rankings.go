@@ -1,4 +1,4 @@
-package amem
+package conversation
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem/lexindex"
+	"github.com/amem-dev/amem/search"
 )
 
-// Hybrid search can fuse three more rankings, each derived from a first
+// The profile can fuse three more rankings, each derived from a first
 // fusion of the vector and full-text rankings, each with its own weight
-// (Options.ReplyWeight, FeedbackWeight, DenseFeedbackWeight; off by
-// default).
+// (Weights.Reply, Feedback, Dense; amem's Options.ReplyWeight and the
+// rest; off unless set).
 //
 // Replies. In a conversation the answer is often the note right after
 // the one the question matches: "What did Melanie paint?" matches
@@ -53,91 +54,53 @@ const replyHits = 20
 // feedback query: the first few are the likeliest to be on topic.
 const feedbackDocs = 3
 
-// extraWeights are the weights of the extra rankings; a weight not
-// above 0 is off.
-type extraWeights struct{ reply, feedback, dense float64 }
-
-func (w extraWeights) any() bool { return w.reply > 0 || w.feedback > 0 || w.dense > 0 }
-
 // extraRankings returns the extra rankings that w turns on, from first,
-// the first fusion read to depth from s's indexes, the weights to fuse
-// them with, and their names (rankingNames). Replies are looked up for
-// the first replyHits hits.
-func (m *Memory) extraRankings(ctx context.Context, s *space, first []Scored, depth int, w extraWeights, allow map[string]bool) ([][]Scored, []float64, []string, error) {
-	if !w.any() || len(first) == 0 {
+// the first fusion read to depth, the weights to fuse them with, and
+// their names (rankingNames). Replies are looked up for the first
+// replyHits hits.
+func extraRankings(ctx context.Context, src Source, first []search.Hit, depth int, w Weights, allow func(string) bool) ([][]search.Hit, []float64, []string, error) {
+	if !w.extra() || len(first) == 0 {
 		return nil, nil, nil, nil
 	}
-	ns := s.ns
-	var rankings [][]Scored
+	var rankings [][]search.Hit
 	var weights []float64
 	var names []string
-	var hitNotes []Note
-	var replies []Scored
-	ids := make([]string, 0, feedbackDocs)
-	for _, h := range first[:min(feedbackDocs, len(first))] {
-		ids = append(ids, h.ID)
+	ids := search.IDs(first[:min(feedbackDocs, len(first))])
+	if w.Reply > 0 {
+		rankings, weights, names = append(rankings, Replies(src, first[:min(len(first), replyHits)], allow)), append(weights, w.Reply), append(names, "reply")
 	}
-	if w.dense > 0 {
-		// Only the few hits whose vectors feed back are read.
-		err := m.view(ctx, func(tx Tx) error {
-			notes, err := tx.Notes(ns, ids)
-			if err != nil {
-				return err
-			}
-			byID := make(map[string]Note, len(notes))
-			for _, n := range notes {
-				byID[n.ID] = n
-			}
-			for _, id := range ids {
-				if n, ok := byID[id]; ok {
-					hitNotes = append(hitNotes, n)
-				}
-			}
-			return nil
-		})
+	if w.Feedback > 0 {
+		rankings, weights, names = append(rankings, feedback(src, ids, depth, allow)), append(weights, w.Feedback), append(names, "feedback")
+	}
+	if w.Dense > 0 {
+		fb, err := denseFeedback(ctx, src, ids, depth)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-	}
-	if w.reply > 0 {
-		replies = s.replies(first[:min(len(first), replyHits)], allow)
-	}
-	if w.reply > 0 {
-		rankings, weights, names = append(rankings, replies), append(weights, w.reply), append(names, "reply")
-	}
-	if w.feedback > 0 {
-		fb := feedback(s, ids, depth, allow)
-		rankings, weights, names = append(rankings, fb), append(weights, w.feedback), append(names, "feedback")
-	}
-	if w.dense > 0 {
-		fb, err := m.denseFeedback(ctx, s, hitNotes, depth, allow)
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		rankings, weights, names = append(rankings, fb), append(weights, w.dense), append(names, "dense")
+		rankings, weights, names = append(rankings, fb), append(weights, w.Dense), append(names, "dense")
 	}
 	return rankings, weights, names, nil
 }
 
-// replies is the reply ranking: for each hit of first in order, the
+// Replies is the reply ranking: for each hit of first in order, the
 // note written after it (lexindex.Index.Next: by ID, as IDs grow with
 // the time of writing) if it is a reply to it (see replyWindow), passes
 // allow and is not already placed. The full-text index keeps the order
 // and the event times: reading them from the store cost about 27 µs a
 // hit, 0.5 ms a hybrid search at 100k notes.
-func (s *space) replies(first []Scored, allow map[string]bool) []Scored {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	var out []Scored
-	placed := make(map[string]bool, len(first))
-	for _, h := range first {
-		next, at, nextAt, ok := s.lex.Next(h.ID)
-		if !ok || placed[next] || (allow != nil && !allow[next]) || !isReply(at, nextAt) {
-			continue // deleted since it was ranked, the last note, or no reply
+func Replies(src Source, first []search.Hit, allow func(string) bool) []search.Hit {
+	var out []search.Hit
+	src.ReadText(func(ix *lexindex.Index) {
+		placed := make(map[string]bool, len(first))
+		for _, h := range first {
+			next, at, nextAt, ok := ix.Next(h.ID)
+			if !ok || placed[next] || (allow != nil && !allow(next)) || !isReply(at, nextAt) {
+				continue // deleted since it was ranked, the last note, or no reply
+			}
+			placed[next] = true
+			out = append(out, search.Hit{ID: next, Score: h.Score})
 		}
-		placed[next] = true
-		out = append(out, Scored{ID: next, Score: h.Score})
-	}
+	})
 	return out
 }
 
@@ -151,58 +114,48 @@ func isReply(at, next int64) bool {
 	return d >= -int64(replyWindow) && d <= int64(replyWindow)
 }
 
-// eventNanos is an event time as the full-text index keeps it
-// (lexindex.Fields.Time): nanoseconds since 1970, 0 for none, and past
-// what nanoseconds hold (before 1678, after 2262) the nearest they do.
-func eventNanos(t time.Time) int64 {
-	switch {
-	case t.IsZero():
-		return 0
-	case t.Year() < 1678:
-		return math.MinInt64
-	case t.Year() > 2261:
-		return math.MaxInt64
-	}
-	return t.UnixNano()
-}
-
 // feedback is the full-text ranking, to depth, of the keywords of the
 // first hits ids, read from the full-text index (lexindex.InKeywords):
 // reading the three rows from the store cost about 0.45 ms of CPU a
 // search at 100k notes (BenchmarkSearchModes).
-func feedback(s *space, ids []string, depth int, allow map[string]bool) []Scored {
-	var filter func(string) bool
-	if allow != nil {
-		filter = func(id string) bool { return allow[id] }
-	}
-	hits := s.searchLike(ids, lexindex.InKeywords, depth, filter)
-	out := make([]Scored, len(hits))
-	for i, h := range hits {
-		out[i] = Scored{ID: h.ID, Score: h.Score}
-	}
+func feedback(src Source, ids []string, depth int, allow func(string) bool) []search.Hit {
+	var out []search.Hit
+	src.ReadText(func(ix *lexindex.Index) {
+		var terms []lexindex.QueryTerm
+		for _, id := range ids {
+			terms = ix.TermsOf(terms, id, lexindex.InKeywords)
+		}
+		for _, h := range ix.SearchTerms(terms, depth, allow) {
+			out = append(out, search.Hit{ID: h.ID, Score: h.Score})
+		}
+	})
 	return out
 }
 
 // denseFeedback is the vector ranking, to depth, of the normalised mean
-// of the hits' embeddings.
-func (m *Memory) denseFeedback(ctx context.Context, s *space, hits []Note, depth int, allow map[string]bool) ([]Scored, error) {
+// of the embeddings of the hits ids.
+func denseFeedback(ctx context.Context, src Source, ids []string, depth int) ([]search.Hit, error) {
+	vecs, err := src.Embeddings(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
 	var mean []float64
-	for _, n := range hits {
-		if len(n.Embedding) == 0 || mean != nil && len(n.Embedding) != len(mean) {
+	for _, v := range vecs {
+		if len(v) == 0 || mean != nil && len(v) != len(mean) {
 			continue
 		}
 		if mean == nil {
-			mean = make([]float64, len(n.Embedding))
+			mean = make([]float64, len(v))
 		}
 		var norm float64
-		for _, x := range n.Embedding {
+		for _, x := range v {
 			norm += float64(x) * float64(x)
 		}
 		if norm == 0 {
 			continue
 		}
 		norm = math.Sqrt(norm)
-		for i, x := range n.Embedding {
+		for i, x := range v {
 			mean[i] += float64(x) / norm
 		}
 	}
@@ -213,40 +166,25 @@ func (m *Memory) denseFeedback(ctx context.Context, s *space, hits []Note, depth
 	for i, x := range mean {
 		q[i] = float32(x)
 	}
-	hitsV, err := s.search(q, depth, allow, "", m.rerank(ctx, s.ns))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]Scored, len(hitsV))
-	for i, h := range hitsV {
-		out[i] = Scored{ID: h.ID, Score: float64(h.Score)}
-	}
-	return out, nil
+	return src.Vectors(q, depth)
 }
 
 // spreadOverDays orders the fused hits, best first, by their scores
 // damped for each better pick from the same day (UTC date of the event
-// time): a greedy order, so its first n do not depend on how many are
-// wanted.
-func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, spread float64) ([]Scored, error) {
-	ids := make([]string, len(fused))
-	for i, h := range fused {
-		ids[i] = h.ID
-	}
+// time, as the full-text index keeps it): a greedy order, so its first n
+// do not depend on how many are wanted.
+func spreadOverDays(src Source, fused []search.Hit, spread float64) []search.Hit {
 	day := make(map[string]string, len(fused))
-	err := m.view(ctx, func(tx Tx) error {
-		notes, err := tx.NotesWithoutEmbeddings(ns, ids)
-		for _, n := range notes {
-			day[n.ID] = n.EventTime.UTC().Format(time.DateOnly)
+	src.ReadText(func(ix *lexindex.Index) {
+		for _, h := range fused {
+			if t, ok := ix.Time(h.ID); ok && t != 0 {
+				day[h.ID] = time.Unix(0, t).UTC().Format(time.DateOnly)
+			}
 		}
-		return err
 	})
-	if err != nil {
-		return nil, err
-	}
 	picked := make(map[string]int) // notes picked per day
 	left := slices.Clone(fused)
-	out := make([]Scored, 0, len(left))
+	out := make([]search.Hit, 0, len(left))
 	for len(left) > 0 {
 		best, bestV := 0, math.Inf(-1)
 		for i, h := range left {
@@ -259,5 +197,5 @@ func (m *Memory) spreadOverDays(ctx context.Context, ns string, fused []Scored, 
 		picked[day[left[best].ID]]++
 		left = slices.Delete(left, best, best+1)
 	}
-	return out, nil
+	return out
 }
