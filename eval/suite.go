@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -79,7 +81,10 @@ type SuiteConfig struct {
 
 // SuiteResults are a suite's figures, per set, mode and half.
 type SuiteResults struct {
-	Date    string `json:"date"`
+	Date string `json:"date"`
+	// Machine is where it ran: OS, architecture, CPUs and, on Linux, the
+	// CPU\'s model.
+	Machine string `json:"machine"`
 	K       int    `json:"k"`
 	PrefixK int    `json:"prefix_k"`
 	// MinScore is the floor the product's curves suggest (the table
@@ -179,7 +184,7 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 	if opts.Logger == nil {
 		opts.Logger = discardLogger()
 	}
-	res := &SuiteResults{Date: cfg.Now().UTC().Format(time.DateOnly), K: cfg.K, PrefixK: cfg.PrefixK}
+	res := &SuiteResults{Date: cfg.Now().UTC().Format(time.DateOnly), Machine: machine(), K: cfg.K, PrefixK: cfg.PrefixK}
 	if opts.Relevance != nil {
 		res.MinScore = opts.Relevance.MinScore
 	}
@@ -215,6 +220,20 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 		res.Fit = &f
 	}
 	return res, nil
+}
+
+// machine names the machine a run is on, for the report beside its date.
+func machine() string {
+	m := fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if name, ok := strings.CutPrefix(line, "model name"); ok {
+				m += ", " + strings.TrimSpace(strings.TrimLeft(name, "\t :"))
+				break
+			}
+		}
+	}
+	return m
 }
 
 // suiteNamespace is the namespace of a set's space.
