@@ -309,7 +309,7 @@ func (m *Memory) plan(ctx context.Context, base Note) (*plan, error) {
 		}
 		evolvedSeen[ev.Target] = true
 		next := evolve(old, ev)
-		if sameSnapshot(old.snapshot(), next.snapshot()) {
+		if sameSnapshot(old.Snapshot(), next.Snapshot()) {
 			continue
 		}
 		p.evolved = append(p.evolved, evolvedNote{shown: old, next: next, reason: cleanText(ev.Reason, maxReasonBytes)})
@@ -501,7 +501,7 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 			// A version is a change people can see; an enrichment that
 			// changes no attribute (a re-enrichment) only records its
 			// outcome, so every version number has its history row.
-			changed := !sameSnapshot(cur.snapshot(), note.snapshot())
+			changed := !sameSnapshot(cur.Snapshot(), note.Snapshot())
 			note.Version = cur.Version
 			if changed {
 				note.Version++
@@ -610,7 +610,7 @@ func rebase(ev *evolvedNote, cur Note, reembed *[]*evolvedNote) (Note, bool) {
 	if ev.next.Context != ev.shown.Context {
 		merged.Context = ev.next.Context
 	}
-	if sameSnapshot(merged.snapshot(), ev.next.snapshot()) {
+	if sameSnapshot(merged.Snapshot(), ev.next.Snapshot()) {
 		merged.Embedding = ev.next.Embedding
 		return merged, true
 	}
@@ -630,7 +630,7 @@ func (m *Memory) applyEvolution(tx Tx, by Note, ev *evolvedNote, reembed *[]*evo
 		return err
 	}
 	next, ok := rebase(ev, cur, reembed)
-	if !ok || sameSnapshot(cur.snapshot(), next.snapshot()) {
+	if !ok || sameSnapshot(cur.Snapshot(), next.Snapshot()) {
 		return nil
 	}
 	next.Links = cur.Links

@@ -32,21 +32,3 @@ func (e *HealthError) Error() string {
 }
 
 func (e *HealthError) Unwrap() error { return e.Err }
-
-// Health reports whether the memory can take requests: the store answers
-// a read and, if it is a HealthChecker, says it can take writes. The error
-// holds a *HealthError when the store knows what is wrong.
-func (m *Memory) Health(ctx context.Context) error {
-	if err := m.alive(); err != nil {
-		return err
-	}
-	if h, ok := m.store.(HealthChecker); ok {
-		if err := h.Health(ctx); err != nil {
-			return err
-		}
-	}
-	return m.view(ctx, func(tx Tx) error {
-		_, err := tx.Namespaces()
-		return err
-	})
-}

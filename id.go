@@ -16,14 +16,17 @@ import (
 
 const crockford = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
-type idSource struct {
+// IDSource makes note IDs; its zero value is ready, and safe for
+// concurrent use.
+type IDSource struct {
 	mu     sync.Mutex
 	lastMS uint64
 	hi     uint16 // top 16 of the 80 random bits
 	lo     uint64 // low 64 of the 80 random bits
 }
 
-func (s *idSource) next(now time.Time) string {
+// Next returns a new ID for a note made at now.
+func (s *IDSource) Next(now time.Time) string {
 	ms := uint64(now.UnixMilli())
 	s.mu.Lock()
 	if ms <= s.lastMS {

@@ -25,7 +25,7 @@ type Memory struct {
 	store Store
 	opts  Options
 	log   *slog.Logger
-	ids   idSource
+	ids   IDSource
 
 	// owner names this Memory in the claims it takes; each claim adds a
 	// number of its own.

@@ -160,7 +160,8 @@ type FieldChange struct {
 	New   string `json:"new"`
 }
 
-func (n Note) snapshot() Snapshot {
+// Snapshot is the note's fields that a version records.
+func (n Note) Snapshot() Snapshot {
 	c := n.Clone()
 	return Snapshot{
 		Content:     c.Content,

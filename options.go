@@ -171,8 +171,6 @@ const (
 	// on one core) starts to cost more than an approximate index's build
 	// and its 1-in-100 misses are worth; see package hnsw.
 	DefaultApproximateFrom = 50_000
-	DefaultNamespace       = "default"
-	MaxK                   = 1000
 )
 
 // DefaultApproximateEf is Options.ApproximateEf's default: the smallest

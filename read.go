@@ -69,12 +69,6 @@ func (m *Memory) Namespaces(ctx context.Context) ([]NamespaceInfo, error) {
 	return out, err
 }
 
-// Neighbor is a linked note seen from one end of the link.
-type Neighbor struct {
-	Link Link
-	Note Note
-}
-
 // Links returns the notes linked to id, in both directions, strongest
 // link first.
 func (m *Memory) Links(ctx context.Context, ns, id string) ([]Neighbor, error) {
@@ -157,17 +151,6 @@ func (m *Memory) NoteUsage(ctx context.Context, ns, id string) ([]UsageTotal, er
 	return out, err
 }
 
-// Stats describes a namespace: counts and token usage.
-type Stats struct {
-	Namespace string
-	NamespaceStats
-	Embedder   string
-	Dimensions int
-	// Usage is per operation; Tokens is the namespace's total.
-	Usage  []UsageTotal
-	Tokens Usage
-}
-
 // Stats returns counts and token usage per namespace; an empty ns means
 // every namespace.
 func (m *Memory) Stats(ctx context.Context, ns string) ([]Stats, error) {
@@ -198,18 +181,6 @@ func (m *Memory) Stats(ctx context.Context, ns string) ([]Stats, error) {
 		return nil
 	})
 	return out, err
-}
-
-// BrowseQuery pages through a namespace's notes as a person browses them:
-// oldest or newest first, narrowed by enrichment state and a Filter.
-type BrowseQuery struct {
-	// After is the last ID of the previous page ("" for the first).
-	After string
-	// Limit is the page size, 1 or more.
-	Limit  int
-	Newest bool
-	State  EnrichState
-	Filter Filter
 }
 
 // Browse returns a page of notes in ID (creation) order, newest first if

@@ -15,33 +15,7 @@ import (
 // Search runs package search's pipeline over a namespace's indexes
 // (searchview.go) and loads the hits' notes; the conversation profile
 // comes from package search/conversation. The names below are theirs,
-// under the names amem has always given them.
-
-// SearchMode chooses how direct hits are found: search.Vector, .Lexical
-// or .Hybrid (the default).
-type SearchMode = search.Mode
-
-const (
-	SearchVector  = search.Vector
-	SearchLexical = search.Lexical
-	SearchHybrid  = search.Hybrid
-)
-
-// Scored is a note ID with a score, higher is better.
-type Scored = search.Hit
-
-// Profile is hybrid search's profile (search.Profile): general, or
-// conversation for a namespace of dialogue turns.
-type Profile = search.Profile
-
-const (
-	ProfileAuto         = search.ProfileAuto
-	ProfileGeneral      = search.ProfileGeneral
-	ProfileConversation = search.ProfileConversation
-)
-
-// ProfileInfo says which profile a namespace's searches use, and why.
-type ProfileInfo = search.ProfileInfo
+// under the names this package gives them.
 
 // Relevance and Logistic turn what a search measured of a hit into its
 // Score (search.Relevance).
@@ -56,14 +30,6 @@ var DefaultRelevance = search.DefaultRelevance
 // SearchCandidate is a note hybrid search considers, measured.
 type SearchCandidate = search.Candidate
 
-// LinkOrder is where linked notes go in a context list.
-type LinkOrder = search.LinkOrder
-
-const (
-	LinksAfter       = search.LinksAfter
-	LinksInterleaved = search.LinksInterleaved
-)
-
 // Ranker is the conversation profile's learned ranker, RankCandidate one
 // candidate of its window with its features (package
 // search/conversation).
@@ -77,61 +43,6 @@ func RankFeatureNames() []string { return conversation.RankFeatureNames() }
 
 // FuseRRF merges rankings by reciprocal rank fusion.
 func FuseRRF(k int, rankings ...[]Scored) []Scored { return conversation.FuseRRF(k, rankings...) }
-
-// SearchRequest is a query. Namespace and Query are required.
-type SearchRequest struct {
-	Namespace string
-	Query     string
-	// K is the number of direct hits (default 10, at most MaxK).
-	K int
-	// Mode defaults to SearchHybrid.
-	Mode   SearchMode
-	Filter Filter
-	// LinksPerHit and LinkBudget override Options for this search; zero
-	// means the Options value, negative disables linked notes.
-	LinksPerHit int
-	LinkBudget  int
-	// LinkOrder overrides Options.LinkOrder.
-	LinkOrder LinkOrder
-	// NoRanker keeps the conversation profile in fusion's order, without
-	// Options.Ranker.
-	NoRanker bool
-	// Profile overrides Options.Profile (hybrid mode).
-	Profile Profile
-	// MinScore drops the direct hits whose Score, their relevance in
-	// [0, 1], is below it; the search still returns up to K of those
-	// above. 0 keeps every hit.
-	MinScore float64
-}
-
-// ResultKind says why a note is in the results.
-type ResultKind string
-
-const (
-	Direct ResultKind = "direct" // a hit for the query
-	Linked ResultKind = "linked" // linked to a direct hit
-)
-
-// Result is one note of the context list. Clients get it as package
-// wire's Result.
-type Result struct {
-	// Note is the note without its embedding (nil): reading 2 KB of
-	// vector per hit was a third of a search's time at 1M notes, and no
-	// client shape carries it; Get returns it.
-	Note Note
-	// Score is a direct hit's relevance, in [0, 1] in every mode, and a
-	// linked note's link strength.
-	Score float64
-	Kind  ResultKind
-	// Via is the direct hit a linked note came through.
-	Via string
-}
-
-// MaxFilterTerms bounds a search filter's tags and metadata pairs
-// together. Every candidate note is tested against each of them, so the
-// bound keeps one request's cost in proportion; a person or an agent
-// narrows a search with a few.
-const MaxFilterTerms = 64
 
 // Search returns the context list for a query (package search has the
 // pipeline). Policy: the K direct hits in rank order (a note whose
@@ -418,13 +329,13 @@ func validFilter(f Filter) (Filter, error) {
 		return f, invalidf("filter tag source %q; use %q, %q or %q (any)", f.TagSource, TagSourceCaller, TagSourceCurator, TagSourceAny)
 	}
 	if len(f.Tags) > 0 {
-		tags, err := validTerms("filter tags", f.Tags, MaxFilterTerms)
+		tags, err := ValidTerms("filter tags", f.Tags, MaxFilterTerms)
 		if err != nil {
 			return f, err
 		}
 		f.Tags = tags
 	}
-	return f, validMetadata(f.Metadata)
+	return f, ValidMetadata(f.Metadata)
 }
 
 // queryEmbedding is a query's embedding computed on another goroutine

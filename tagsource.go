@@ -37,31 +37,16 @@ func ParseTagSource(s string) (TagSource, error) {
 func (n Note) CallerTags() []string {
 	out := make([]string, 0, len(n.Tags))
 	for _, t := range n.Tags {
-		if !hasTag(n.CuratorTags, t) {
+		if !HasTag(n.CuratorTags, t) {
 			out = append(out, t)
 		}
 	}
 	return out
 }
 
-// curatedTags returns the curator's share of tags, a curator's new tag
-// list for a note that was prev: every tag but prev's caller tags. So a
-// curator that repeats a caller's tag leaves it the caller's, and one
-// that drops a caller's tag doesn't make it the curator's.
-func curatedTags(prev Note, tags []string) []string {
-	caller := prev.CallerTags()
-	var out []string
-	for _, t := range tags {
-		if !hasTag(caller, t) {
-			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// hasTag reports whether tags holds t, compared as filters compare tags
+// HasTag reports whether tags holds t, compared as filters compare tags
 // (strings.ToLower, which is not quite strings.EqualFold).
-func hasTag(tags []string, t string) bool {
+func HasTag(tags []string, t string) bool {
 	k := strings.ToLower(t)
 	return slices.ContainsFunc(tags, func(s string) bool { return strings.ToLower(s) == k })
 }

@@ -455,14 +455,14 @@ func (m *Memory) checkRecord(r Record) error {
 	if r.Version < 1 {
 		return invalidf("note %s has version %d", r.ID, r.Version)
 	}
-	if err := validContext(r.Context); err != nil {
+	if err := ValidContext(r.Context); err != nil {
 		return err
 	}
-	if err := validMetadata(r.Metadata); err != nil {
+	if err := ValidMetadata(r.Metadata); err != nil {
 		return err
 	}
 	for _, t := range r.CuratorTags {
-		if !hasTag(r.Tags, t) {
+		if !HasTag(r.Tags, t) {
 			return invalidf("note %s has curator tag %q, which is not one of its tags", r.ID, t)
 		}
 	}

@@ -10,16 +10,14 @@ import (
 // Limits on caller input besides Options.MaxContentBytes. They keep one
 // note's attributes small enough to show a curator many of them.
 const (
-	MaxNamespaceLen   = 128
-	MaxKeywords       = 32
-	MaxTags           = 16
-	MaxTermBytes      = 128 // one keyword or tag
-	MaxContextBytes   = 2048
-	MaxMetadataPairs  = 64
-	MaxMetadataKey    = 128
-	MaxMetadataValue  = 2048
-	maxReasonBytes    = 512
-	maxCuratorTermLen = MaxTermBytes
+	MaxNamespaceLen  = 128
+	MaxKeywords      = 32
+	MaxTags          = 16
+	MaxTermBytes     = 128 // one keyword or tag
+	MaxContextBytes  = 2048
+	MaxMetadataPairs = 64
+	MaxMetadataKey   = 128
+	MaxMetadataValue = 2048
 )
 
 // The event times a note can take: the whole years inside what a store
@@ -63,36 +61,13 @@ func ValidNamespace(ns string) error {
 	return nil
 }
 
-// nul is refused in every text a note keeps: PostgreSQL's text can't hold
-// it, and a note must read the same on every store.
-const nul = "\x00"
+// nulChar is refused in every text a note keeps: PostgreSQL's text can't
+// hold it, and a note must read the same on every store.
+const nulChar = "\x00"
 
-func (m *Memory) validContent(content string) error {
-	if !utf8.ValidString(content) {
-		return invalidf("content is not valid UTF-8")
-	}
-	if strings.Contains(content, nul) {
-		return invalidf("content holds a NUL character (U+0000)")
-	}
-	if strings.TrimSpace(content) == "" {
-		return invalidf("content is empty")
-	}
-	if len(content) > m.opts.MaxContentBytes {
-		return invalidf("content is %d bytes, the limit is %d", len(content), m.opts.MaxContentBytes)
-	}
-	return nil
-}
-
-func validID(id string) error {
-	if !ValidID(id) {
-		return invalidf("%q is not a note ID (26 characters, Crockford base32)", id)
-	}
-	return nil
-}
-
-// validTerms checks caller-given keywords or tags and returns them trimmed
+// ValidTerms checks caller-given keywords or tags and returns them trimmed
 // and de-duplicated (case-insensitively, first spelling kept).
-func validTerms(field string, terms []string, limit int) ([]string, error) {
+func ValidTerms(field string, terms []string, limit int) ([]string, error) {
 	if len(terms) > limit {
 		return nil, invalidf("%d %s, the limit is %d", len(terms), field, limit)
 	}
@@ -102,7 +77,7 @@ func validTerms(field string, terms []string, limit int) ([]string, error) {
 		if !utf8.ValidString(t) {
 			return nil, invalidf("%s: %q is not valid UTF-8", field, t)
 		}
-		if strings.Contains(t, nul) {
+		if strings.Contains(t, nulChar) {
 			return nil, invalidf("%s: %q holds a NUL character (U+0000)", field, t)
 		}
 		t = strings.TrimSpace(t)
@@ -121,7 +96,10 @@ func validTerms(field string, terms []string, limit int) ([]string, error) {
 	return out, nil
 }
 
-func validMetadata(md map[string]string) error {
+// ValidMetadata checks a note's caller-given metadata: at most
+// MaxMetadataPairs pairs, keys non-empty, text valid UTF-8 without NUL,
+// keys and values within their limits.
+func ValidMetadata(md map[string]string) error {
 	if len(md) > MaxMetadataPairs {
 		return invalidf("%d metadata pairs, the limit is %d", len(md), MaxMetadataPairs)
 	}
@@ -131,7 +109,7 @@ func validMetadata(md map[string]string) error {
 			return invalidf("metadata has an empty key")
 		case !utf8.ValidString(k) || !utf8.ValidString(v):
 			return invalidf("metadata %q is not valid UTF-8", k)
-		case strings.Contains(k, nul) || strings.Contains(v, nul):
+		case strings.Contains(k, nulChar) || strings.Contains(v, nulChar):
 			return invalidf("metadata %q holds a NUL character (U+0000)", k)
 		case len(k) > MaxMetadataKey:
 			return invalidf("metadata key %q is over %d bytes", k[:32]+"...", MaxMetadataKey)
@@ -142,54 +120,17 @@ func validMetadata(md map[string]string) error {
 	return nil
 }
 
-func validContext(s string) error {
+// ValidContext checks a caller-given context: valid UTF-8 without NUL,
+// at most MaxContextBytes.
+func ValidContext(s string) error {
 	if !utf8.ValidString(s) {
 		return invalidf("context is not valid UTF-8")
 	}
-	if strings.Contains(s, nul) {
+	if strings.Contains(s, nulChar) {
 		return invalidf("context holds a NUL character (U+0000)")
 	}
 	if len(s) > MaxContextBytes {
 		return invalidf("context is %d bytes, the limit is %d", len(s), MaxContextBytes)
 	}
 	return nil
-}
-
-// cleanTerms sanitises curator output instead of rejecting it: a model's
-// sloppy list should not fail the whole enrichment. NUL goes, as Add
-// refuses it.
-func cleanTerms(terms []string, limit int) []string {
-	out := make([]string, 0, min(len(terms), limit))
-	seen := make(map[string]bool, len(terms))
-	for _, t := range terms {
-		t = strings.TrimSpace(strings.ReplaceAll(strings.ToValidUTF8(t, ""), nul, ""))
-		if t == "" || len(t) > maxCuratorTermLen {
-			continue
-		}
-		k := strings.ToLower(t)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, t)
-		if len(out) == limit {
-			break
-		}
-	}
-	return out
-}
-
-// cleanText sanitises a curator-written sentence: valid UTF-8 without NUL,
-// one line, bounded length (cut at a rune boundary).
-func cleanText(s string, limit int) string {
-	s = strings.ReplaceAll(strings.ToValidUTF8(s, ""), nul, "")
-	s = strings.Join(strings.Fields(s), " ")
-	if len(s) <= limit {
-		return s
-	}
-	cut := limit
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut]
 }

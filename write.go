@@ -6,25 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"time"
 )
-
-// AddRequest is a new memory.
-type AddRequest struct {
-	Namespace string
-	Content   string
-	// EventTime is when it was said or happened; zero means now. Any
-	// other time must pass ValidEventTime.
-	EventTime time.Time
-	// Keywords, Tags and Metadata given by the caller are kept; the
-	// curator adds to keywords and tags.
-	Keywords []string
-	Tags     []string
-	Metadata map[string]string
-	// Wait enriches the note before Add returns even when Options.Async
-	// is set (a background worker then leaves it alone).
-	Wait bool
-}
 
 // Add stores a note and, unless Options.Async is set, enriches it. The note
 // is durable and searchable once the first transaction commits; if the
@@ -38,9 +20,6 @@ func (m *Memory) Add(ctx context.Context, req AddRequest) (Note, error) {
 	}
 	return notes[0], nil
 }
-
-// MaxBatch bounds the notes of one AddBatch.
-const MaxBatch = 1000
 
 // AddBatch stores several notes in one transaction: all of them or, on any
 // error (an invalid request is reported with its index), none. Then each
@@ -188,15 +167,15 @@ func (m *Memory) newNote(req AddRequest) (Note, error) {
 	if err := m.validContent(req.Content); err != nil {
 		return Note{}, err
 	}
-	kw, err := validTerms("keywords", req.Keywords, MaxKeywords)
+	kw, err := ValidTerms("keywords", req.Keywords, MaxKeywords)
 	if err != nil {
 		return Note{}, err
 	}
-	tags, err := validTerms("tags", req.Tags, MaxTags)
+	tags, err := ValidTerms("tags", req.Tags, MaxTags)
 	if err != nil {
 		return Note{}, err
 	}
-	if err := validMetadata(req.Metadata); err != nil {
+	if err := ValidMetadata(req.Metadata); err != nil {
 		return Note{}, err
 	}
 	if !req.EventTime.IsZero() {
@@ -218,7 +197,7 @@ func (m *Memory) newNote(req AddRequest) (Note, error) {
 		md = maps.Clone(req.Metadata)
 	}
 	return Note{
-		ID:         m.ids.next(now),
+		ID:         m.ids.Next(now),
 		Namespace:  ns,
 		Content:    req.Content,
 		EventTime:  ev.UTC(),
@@ -236,33 +215,18 @@ func (m *Memory) newNote(req AddRequest) (Note, error) {
 // version builds the history row for n's current state; prev is the state
 // before the change (nil for a new note).
 func (m *Memory) version(n Note, actor Actor, reason string, prev *Note) Version {
-	snap := n.snapshot()
+	snap := n.Snapshot()
 	var changes []FieldChange
 	if prev == nil {
 		changes = diffSnapshots(Snapshot{}, snap)
 	} else {
-		changes = diffSnapshots(prev.snapshot(), snap)
+		changes = diffSnapshots(prev.Snapshot(), snap)
 	}
 	return Version{
 		NoteID: n.ID, Namespace: n.Namespace, Version: n.Version,
 		Actor: actor, Reason: reason, Changes: changes, Snapshot: snap,
 		CreatedAt: n.UpdatedAt,
 	}
-}
-
-// UpdateRequest changes a note. Nil fields are left as they are.
-type UpdateRequest struct {
-	Content *string
-	// EventTime, when non-nil, must pass ValidEventTime: a pointer to the
-	// zero time is ErrInvalid, never an erased time.
-	EventTime *time.Time
-	Keywords  *[]string
-	Tags      *[]string
-	Context   *string
-	// Metadata, when non-nil, replaces the whole map.
-	Metadata map[string]string
-	// Reason is kept in the note's history.
-	Reason string
 }
 
 // Update changes a note, writes a version and re-embeds it. A content edit
@@ -288,22 +252,22 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req UpdateRequest) (
 	var kw, tags []string
 	var err error
 	if req.Keywords != nil {
-		if kw, err = validTerms("keywords", *req.Keywords, MaxKeywords); err != nil {
+		if kw, err = ValidTerms("keywords", *req.Keywords, MaxKeywords); err != nil {
 			return Note{}, err
 		}
 	}
 	if req.Tags != nil {
-		if tags, err = validTerms("tags", *req.Tags, MaxTags); err != nil {
+		if tags, err = ValidTerms("tags", *req.Tags, MaxTags); err != nil {
 			return Note{}, err
 		}
 	}
 	if req.Context != nil {
-		if err := validContext(*req.Context); err != nil {
+		if err := ValidContext(*req.Context); err != nil {
 			return Note{}, err
 		}
 	}
 	if req.Metadata != nil {
-		if err := validMetadata(req.Metadata); err != nil {
+		if err := ValidMetadata(req.Metadata); err != nil {
 			return Note{}, err
 		}
 	}
@@ -367,7 +331,7 @@ func (m *Memory) change(ctx context.Context, ns, id string, actor Actor, reason 
 			return Note{}, err
 		}
 		next := fn(cur)
-		if sameSnapshot(cur.snapshot(), next.snapshot()) && next.Enrichment == cur.Enrichment {
+		if sameSnapshot(cur.Snapshot(), next.Snapshot()) && next.Enrichment == cur.Enrichment {
 			return cur, nil
 		}
 		// An edit of what is not embedded (metadata, event time, or a term

@@ -1,0 +1,30 @@
+package amem
+
+// Neighbor is a linked note seen from one end of the link.
+type Neighbor struct {
+	Link Link
+	Note Note
+}
+
+// Stats describes a namespace: counts and token usage.
+type Stats struct {
+	Namespace string
+	NamespaceStats
+	Embedder   string
+	Dimensions int
+	// Usage is per operation; Tokens is the namespace's total.
+	Usage  []UsageTotal
+	Tokens Usage
+}
+
+// BrowseQuery pages through a namespace's notes as a person browses them:
+// oldest or newest first, narrowed by enrichment state and a Filter.
+type BrowseQuery struct {
+	// After is the last ID of the previous page ("" for the first).
+	After string
+	// Limit is the page size, 1 or more.
+	Limit  int
+	Newest bool
+	State  EnrichState
+	Filter Filter
+}
