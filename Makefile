@@ -1,12 +1,17 @@
 # The two set-up commands of the README:
 #   make demo   builds amem, fetches the sentence model and runs a short demo
 #   make test   fetches the sentence model and runs vet and the race-enabled tests
+# and the evaluation lab, a binary of its own (it links package eval and its plots):
+#   make lab    builds bin/amem-eval
 GO ?= go
 
-.PHONY: build demo test model bench
+.PHONY: build lab demo test model bench
 
 build:
 	$(GO) build -o bin/amem ./cmd/amem
+
+lab:
+	$(GO) build -o bin/amem-eval ./cmd/amem-eval
 
 model: build
 	./bin/amem model pull

@@ -350,3 +350,27 @@ type NamespaceStats struct {
 	ByState map[EnrichState]int
 	Links   int
 }
+
+// PageSize is how many notes a walk over a namespace reads at a time
+// (EachPage): a page's rows are one store read, and a namespace of a
+// million notes is walked in 2,000 of them.
+const PageSize = 500
+
+// EachPage walks a namespace's notes a page of PageSize at a time, in ID
+// order: list reads the page of notes with IDs after after ("" for the
+// first); fn gets each page and returns false to stop early. It stops
+// after a short page, or at the first error.
+func EachPage(list func(after string, limit int) ([]Note, error), fn func(page []Note) (more bool, err error)) error {
+	after := ""
+	for {
+		page, err := list(after, PageSize)
+		if err != nil {
+			return err
+		}
+		more, err := fn(page)
+		if err != nil || !more || len(page) < PageSize {
+			return err
+		}
+		after = page[len(page)-1].ID
+	}
+}

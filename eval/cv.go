@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 )
 
@@ -205,7 +205,7 @@ func cutoffsUpTo(k int) []int {
 // and runs the folds. mems holds the run's ingests by name; the grid's
 // extra ingests are added to it (the caller closes them) and to
 // res.Ingest.
-func crossValidate(ctx context.Context, convs []locomo.Conversation, cfg Config, mems map[string]*amem.Memory, res *Results) (*CVReport, error) {
+func crossValidate(ctx context.Context, convs []locomo.Conversation, cfg Config, mems map[string]*memory.Memory, res *Results) (*CVReport, error) {
 	start := cfg.Now()
 	rep := &CVReport{Criterion: criterionText(cfg.K)}
 	for _, p := range cfg.CV {
@@ -270,7 +270,7 @@ func crossValidate(ctx context.Context, convs []locomo.Conversation, cfg Config,
 // gridIngest returns the memory a grid point searches: the run's own
 // ingest when the point's ingest-time constants are the shipped ones,
 // else an ingest of its own through an offline curator set to them.
-func gridIngest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, s, shipped Setting, cfg Config, mems map[string]*amem.Memory, res *Results) (*amem.Memory, string, error) {
+func gridIngest(ctx context.Context, convs []locomo.Conversation, kind ingestKind, s, shipped Setting, cfg Config, mems map[string]*memory.Memory, res *Results) (*memory.Memory, string, error) {
 	var opts offline.Options
 	name := string(kind)
 	for _, t := range tunables {
@@ -295,7 +295,7 @@ func gridIngest(ctx context.Context, convs []locomo.Conversation, kind ingestKin
 
 // gridSearch asks every question at a grid point's search-time constants,
 // in the namespaces of the ingest named ingestName.
-func gridSearch(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.Memory, ingestName string, s Setting, cfg Config) ([]QuestionResult, error) {
+func gridSearch(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *memory.Memory, ingestName string, s Setting, cfg Config) ([]QuestionResult, error) {
 	req := cfg.search(mode)
 	for _, t := range tunables {
 		if v, ok := s[t.name]; ok && !t.ingest {

@@ -17,7 +17,7 @@
 //
 // Some of amem's constants were chosen by measuring on the same three
 // development conversations the figures are reported on, so the in-sample
-// figure flatters them. With Config.CV (amem eval locomo --cv), the run
+// figure flatters them. With Config.CV (amem-eval locomo --cv), the run
 // also holds out each conversation in turn: every grid point is scored on
 // all conversations, the point with the best recall@K pooled over the
 // category 1-4 questions of the other conversations is chosen (a tie goes

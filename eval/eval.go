@@ -16,6 +16,7 @@ import (
 	"github.com/amem-dev/amem/internal/progress"
 	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -98,7 +99,7 @@ type Config struct {
 	// product ships, say); nil: fusion's order. NoRanker turns it off
 	// and skips the ranker's cross-validation (the ablation "fusion
 	// only").
-	Ranker   *amem.Ranker
+	Ranker   *memory.Ranker
 	NoRanker bool
 	// EmbedText is the text embedded for each note of the amem modes
 	// (amem.Options.EmbedText; default the paper's), EmbedTextName its
@@ -151,7 +152,7 @@ type request struct {
 }
 
 // run searches mem with r.
-func (r request) run(ctx context.Context, mem *amem.Memory) ([]amem.Result, error) {
+func (r request) run(ctx context.Context, mem *memory.Memory) ([]amem.Result, error) {
 	return mem.Search(searchtune.With(ctx, r.tune), r.SearchRequest)
 }
 
@@ -234,7 +235,7 @@ func Run(ctx context.Context, convs []locomo.Conversation, cfg Config) (*Results
 	defer cleanup()
 
 	res := &Results{Config: resultConfig(cfg, convs)}
-	mems := map[string]*amem.Memory{}
+	mems := map[string]*memory.Memory{}
 	defer func() {
 		for _, m := range mems {
 			m.Close()
@@ -300,7 +301,7 @@ func curatorFor(kind ingestKind, cur amem.Curator) amem.Curator {
 
 // ingest writes every turn of convs into a store of its own, through cur,
 // in namespaces named after name (see namespace).
-func ingest(ctx context.Context, convs []locomo.Conversation, name string, cur amem.Curator, cfg Config) (*amem.Memory, IngestStats, error) {
+func ingest(ctx context.Context, convs []locomo.Conversation, name string, cur amem.Curator, cfg Config) (*memory.Memory, IngestStats, error) {
 	stats := IngestStats{Store: name}
 	var st amem.Store
 	var err error
@@ -312,7 +313,7 @@ func ingest(ctx context.Context, convs []locomo.Conversation, name string, cur a
 	if err != nil {
 		return nil, stats, err
 	}
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: cfg.Embedder, EmbedText: cfg.EmbedText, Curator: cur, Logger: discardLogger()})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: cfg.Embedder, EmbedText: cfg.EmbedText, Curator: cur, Logger: discardLogger()})
 	if err != nil {
 		st.Close()
 		return nil, stats, err
@@ -388,7 +389,7 @@ func validNamespace(sampleID string) string {
 	return b.String()
 }
 
-func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.Memory, cfg Config, res *Results) ([]QuestionResult, error) {
+func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *memory.Memory, cfg Config, res *Results) ([]QuestionResult, error) {
 	total := 0
 	for _, c := range convs {
 		total += len(c.QA)
@@ -445,7 +446,7 @@ func ask(ctx context.Context, convs []locomo.Conversation, mode Mode, mem *amem.
 // retrieve asks one question (req names the namespace) and scores its
 // context list: recall and hit at the cut-offs up to k, over the whole
 // list, and its reciprocal rank.
-func retrieve(ctx context.Context, mem *amem.Memory, req request, k int, mode Mode, sampleID string, q locomo.Question) (QuestionResult, []amem.Result, error) {
+func retrieve(ctx context.Context, mem *memory.Memory, req request, k int, mode Mode, sampleID string, q locomo.Question) (QuestionResult, []amem.Result, error) {
 	req.Query, req.K = q.Question, k
 	rs, err := req.run(ctx, mem)
 	if err != nil {

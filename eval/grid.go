@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 )
 
@@ -72,7 +73,7 @@ var tunables = []tunable{
 	},
 	{
 		name: "links-per-hit", check: positiveInt,
-		shipped: func(*Config) string { return strconv.Itoa(amem.DefaultLinksPerHit) },
+		shipped: func(*Config) string { return strconv.Itoa(memory.DefaultLinksPerHit) },
 		applies: linksApply,
 		search:  func(req *request, v string) { req.LinksPerHit = int(mustFloat(v)) },
 	},

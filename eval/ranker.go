@@ -9,6 +9,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/searchtune"
 	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/memory"
 )
 
 // The ranker's cross-validation. Each fold trains a ranker (RankNet,
@@ -105,7 +106,7 @@ type rankSample struct {
 }
 
 // rankerCV runs the ranker's folds for every mode it acts on.
-func rankerCV(ctx context.Context, convs []locomo.Conversation, cfg Config, mems map[string]*amem.Memory) ([]RankerCV, error) {
+func rankerCV(ctx context.Context, convs []locomo.Conversation, cfg Config, mems map[string]*memory.Memory) ([]RankerCV, error) {
 	var out []RankerCV
 	for _, mode := range cfg.Modes {
 		if !cfg.rankerApplies(mode) {
@@ -122,8 +123,8 @@ func rankerCV(ctx context.Context, convs []locomo.Conversation, cfg Config, mems
 	return out, nil
 }
 
-func rankerCVMode(ctx context.Context, convs []locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory) (RankerCV, error) {
-	names := amem.RankFeatureNames()
+func rankerCVMode(ctx context.Context, convs []locomo.Conversation, mode Mode, cfg Config, mem *memory.Memory) (RankerCV, error) {
+	names := memory.RankFeatureNames()
 	rc := RankerCV{Mode: mode, Features: names,
 		Training: fmt.Sprintf("RankNet pairwise logistic loss on a linear model over standardised features, full-batch Adam (%d iterations, step %g), pairs of a training question (categories 1-4 with evidence) weighing 1 together, L2 penalty %g; window: hybrid fusion's first %d candidates for k=%d",
 			rankNetOptions{}.withDefaults().Iterations, rankNetOptions{}.withDefaults().LearningRate, rankNetOptions{}.withDefaults().L2, 2*max(3*cfg.K, 50), cfg.K)}
@@ -153,11 +154,11 @@ func rankerCVMode(ctx context.Context, convs []locomo.Conversation, mode Mode, c
 		if err != nil {
 			return rc, err
 		}
-		ranked, err := askWith(ctx, c, mode, cfg, mem, func(r *request) { r.tune.Ranker, r.NoRanker = &amem.Ranker{Weights: weightMap(names, w)}, false })
+		ranked, err := askWith(ctx, c, mode, cfg, mem, func(r *request) { r.tune.Ranker, r.NoRanker = &memory.Ranker{Weights: weightMap(names, w)}, false })
 		if err != nil {
 			return rc, err
 		}
-		ins, err := askWith(ctx, c, mode, cfg, mem, func(r *request) { r.tune.Ranker, r.NoRanker = &amem.Ranker{Weights: rc.InSampleWeights}, false })
+		ins, err := askWith(ctx, c, mode, cfg, mem, func(r *request) { r.tune.Ranker, r.NoRanker = &memory.Ranker{Weights: rc.InSampleWeights}, false })
 		if err != nil {
 			return rc, err
 		}
@@ -213,7 +214,7 @@ func rankerCVMode(ctx context.Context, convs []locomo.Conversation, mode Mode, c
 }
 
 // rankSamples reads every question's window with its features.
-func rankSamples(ctx context.Context, convs []locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory) ([]rankSample, error) {
+func rankSamples(ctx context.Context, convs []locomo.Conversation, mode Mode, cfg Config, mem *memory.Memory) ([]rankSample, error) {
 	var out []rankSample
 	for _, c := range convs {
 		ns := cfg.namespace(string(mode.ingest()), c.SampleID)
@@ -244,27 +245,22 @@ func rankSamples(ctx context.Context, convs []locomo.Conversation, mode Mode, cf
 }
 
 // diaIDsOf maps a namespace's note IDs to their LoCoMo turn IDs.
-func diaIDsOf(ctx context.Context, mem *amem.Memory, ns string) (map[string]string, error) {
+func diaIDsOf(ctx context.Context, mem *memory.Memory, ns string) (map[string]string, error) {
 	out := map[string]string{}
-	after := ""
-	for {
-		notes, err := mem.List(ctx, ns, amem.ListQuery{After: after, Limit: 500})
-		if err != nil {
-			return nil, err
-		}
-		for _, n := range notes {
+	err := amem.EachPage(func(after string, n int) ([]amem.Note, error) {
+		return mem.List(ctx, ns, amem.ListQuery{After: after, Limit: n})
+	}, func(page []amem.Note) (bool, error) {
+		for _, n := range page {
 			out[n.ID] = n.Metadata["dia_id"]
 		}
-		if len(notes) < 500 {
-			return out, nil
-		}
-		after = notes[len(notes)-1].ID
-	}
+		return true, nil
+	})
+	return out, err
 }
 
 // askWith asks every question of c in mode with the request changed by
 // set, as the run's own searches are scored.
-func askWith(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory, set func(*request)) ([]QuestionResult, error) {
+func askWith(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *memory.Memory, set func(*request)) ([]QuestionResult, error) {
 	req := cfg.search(mode)
 	req.Namespace = cfg.namespace(string(mode.ingest()), c.SampleID)
 	set(&req)
@@ -272,7 +268,7 @@ func askWith(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, 
 }
 
 // askAll appends to out the results of every question of c asked with req.
-func askAll(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *amem.Memory, req request, out []QuestionResult) ([]QuestionResult, error) {
+func askAll(ctx context.Context, c locomo.Conversation, mode Mode, cfg Config, mem *memory.Memory, req request, out []QuestionResult) ([]QuestionResult, error) {
 	for _, q := range c.QA {
 		qr, _, err := retrieve(ctx, mem, req, cfg.K, mode, c.SampleID, q)
 		if err != nil {

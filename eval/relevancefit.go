@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // Fitting the relevance curves (amem.Relevance) on the tuning halves of
@@ -45,7 +46,7 @@ type fitQuery struct {
 }
 
 // collectFit measures the candidates of every query of set.
-func collectFit(ctx context.Context, mem *amem.Memory, set Set) ([]fitQuery, error) {
+func collectFit(ctx context.Context, mem *memory.Memory, set Set) ([]fitQuery, error) {
 	var out []fitQuery
 	for _, sp := range set.Spaces {
 		ns := suiteNamespace(set, sp)
@@ -84,7 +85,7 @@ func collectFit(ctx context.Context, mem *amem.Memory, set Set) ([]fitQuery, err
 }
 
 // unitsOf reads the evidence units of the notes ids into units.
-func unitsOf(ctx context.Context, mem *amem.Memory, ns string, ids []string, units map[string][]string) error {
+func unitsOf(ctx context.Context, mem *memory.Memory, ns string, ids []string, units map[string][]string) error {
 	for _, id := range ids {
 		n, err := mem.Get(ctx, ns, id)
 		if err != nil {
@@ -97,7 +98,7 @@ func unitsOf(ctx context.Context, mem *amem.Memory, ns string, ids []string, uni
 
 // RelevanceFit is what FitRelevance chose and how its curves fare.
 type RelevanceFit struct {
-	Relevance amem.Relevance `json:"relevance"`
+	Relevance memory.Relevance `json:"relevance"`
 	// Rho is the share's weight in the general profile's order; Grid
 	// maps each ρ tried to its tuning recall@K, a mean over the general
 	// sets.
@@ -253,7 +254,7 @@ func meanOverSets(qs []fitQuery, keep func(fitQuery) bool, f func(fitQuery) floa
 // method over the rows of the queries keep passes, each set weighing
 // alike and each query within its set; it returns the curve with
 // Cosine = s·wc and Words = s·ws.
-func logistic(qs []fitQuery, keep func(fitQuery) bool, x func(fitRow) (cos, share float64), wc, ws float64) amem.Logistic {
+func logistic(qs []fitQuery, keep func(fitQuery) bool, x func(fitRow) (cos, share float64), wc, ws float64) memory.Logistic {
 	type row struct{ z, y, w float64 }
 	var rows []row
 	perSet := map[string]int{}
@@ -304,7 +305,7 @@ func logistic(qs []fitQuery, keep func(fitQuery) bool, x func(fitRow) (cos, shar
 		}
 	}
 	s = max(s, 0) // a curve never falls as its evidence rises
-	return amem.Logistic{Bias: a, Cosine: s * wc, Words: s * ws}
+	return memory.Logistic{Bias: a, Cosine: s * wc, Words: s * ws}
 }
 
 // WriteTable writes the fit's choice, grid and calibration.

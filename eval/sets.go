@@ -88,7 +88,7 @@ func locomoQuestions(c locomo.Conversation) []SetQuery {
 	return out
 }
 
-// LoCoMoTurns is LoCoMo as `amem eval locomo` runs it: one note per turn
+// LoCoMoTurns is LoCoMo as `amem-eval locomo` runs it: one note per turn
 // ("Speaker: text (image: caption)", dated by its session), a
 // conversation per namespace; a question's evidence turns are what answer
 // it.

@@ -15,6 +15,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/progress"
 	"github.com/amem-dev/amem/internal/searchtune"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -54,7 +55,7 @@ var (
 	SuiteDefault      = SuiteMode{Name: "default", Request: amem.SearchRequest{}}
 )
 
-// DefaultSuiteModes are the modes of `amem eval suite`.
+// DefaultSuiteModes are the modes of `amem-eval suite`.
 func DefaultSuiteModes() []SuiteMode {
 	return []SuiteMode{SuiteVector, SuiteLexical, SuiteFusion, SuiteGeneral, SuiteConversation, SuiteDefault}
 }
@@ -63,7 +64,7 @@ func DefaultSuiteModes() []SuiteMode {
 type SuiteConfig struct {
 	// Options open every store: the product's options (package local's
 	// defaults), Embedder and Curator included.
-	Options amem.Options
+	Options memory.Options
 	Modes   []SuiteMode
 	// K is the depth of the recall figures (default 10).
 	K int
@@ -243,14 +244,14 @@ func suiteNamespace(set Set, sp Space) string {
 
 // ingestSet writes a set's notes into a store of its own, through the
 // configured curator, in the order given.
-func ingestSet(ctx context.Context, set Set, opts amem.Options, cfg SuiteConfig) (*amem.Memory, SetSummary, error) {
+func ingestSet(ctx context.Context, set Set, opts memory.Options, cfg SuiteConfig) (*memory.Memory, SetSummary, error) {
 	sum := SetSummary{Name: set.Name, About: set.About}
 	st, err := sqlite.Open(ctx, filepath.Join(cfg.WorkDir, validNamespace(set.Name)+".db"), nil)
 	if err != nil {
 		return nil, sum, err
 	}
 	opts.IndexDir = ""
-	mem, err := amem.Open(ctx, st, &opts)
+	mem, err := memory.Open(ctx, st, &opts)
 	if err != nil {
 		st.Close()
 		return nil, sum, err
@@ -345,7 +346,7 @@ func (a *suiteAcc) miss(s string) {
 
 // scoreSet runs every query of set in mode and returns its held-out and
 // tuning rows.
-func scoreSet(ctx context.Context, mem *amem.Memory, set Set, mode SuiteMode, cfg SuiteConfig) ([]SuiteRow, error) {
+func scoreSet(ctx context.Context, mem *memory.Memory, set Set, mode SuiteMode, cfg SuiteConfig) ([]SuiteRow, error) {
 	halves := map[string]*suiteAcc{}
 	for _, h := range []string{HalfHeldOut, HalfTuning} {
 		halves[h] = &suiteAcc{row: SuiteRow{Set: set.Name, Mode: mode.Name, Half: h}, recall: map[int]float64{},

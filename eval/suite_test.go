@@ -11,19 +11,20 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/uselite"
 )
 
 var (
 	productOnce sync.Once
-	productOpts amem.Options
+	productOpts memory.Options
 	productErr  error
 )
 
 // productOptions are amem's own options with the offline default: the
 // USE-lite model (CI installs it with 'amem model pull'; a machine
 // without it fails here, naming the fix) and the offline curator.
-func productOptions(t *testing.T) amem.Options {
+func productOptions(t *testing.T) memory.Options {
 	t.Helper()
 	productOnce.Do(func() {
 		dir := os.Getenv("AMEM_MODEL_DIR")
@@ -136,7 +137,7 @@ func TestSearchExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := amem.Open(ctx, st, &opts)
+	mem, err := memory.Open(ctx, st, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 // WriteTable writes the suite's one table: per set and half, each mode's
 // recall, MRR and invariants.
 func (r *SuiteResults) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "amem eval suite, %s, %s: recall@1/5/%d and MRR over the queries something answers; own-text@1 over every note (its content as the query); k-prefix: the %d hits are the first %d of a search for %d\n\n",
+	fmt.Fprintf(w, "amem-eval suite, %s, %s: recall@1/5/%d and MRR over the queries something answers; own-text@1 over every note (its content as the query); k-prefix: the %d hits are the first %d of a search for %d\n\n",
 		r.Date, r.Machine, r.K, r.K, r.K, r.PrefixK)
 	for _, s := range r.Sets {
 		fmt.Fprintf(w, "- %s: %s; %d notes, %d queries (%d held out), ingested in %.0f s\n", s.Name, s.About, s.Notes, s.Queries, s.HeldOut, s.Ingest)

@@ -13,6 +13,7 @@ import (
 	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/llmcurator"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/openai"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -37,7 +38,7 @@ func testPipelineOverTheWire(t *testing.T, mode llmcurator.ConnectMode) {
 		t.Fatal(err)
 	}
 	emb := lexical.New(nil)
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: llmcurator.New(chat, &llmcurator.Options{Connect: mode}), Candidates: 2})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: llmcurator.New(chat, &llmcurator.Options{Connect: mode}), Candidates: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

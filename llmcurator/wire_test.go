@@ -14,6 +14,7 @@ import (
 	"github.com/amem-dev/amem/anthropic"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/llmcurator"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/openai"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -160,7 +161,7 @@ func TestModelAnswersOverTheWire(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				mem, err := amem.Open(ctx, st, &amem.Options{Embedder: lexical.New(nil), Curator: llmcurator.New(wr.llm(t, srv.URL), nil)})
+				mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: llmcurator.New(wr.llm(t, srv.URL), nil)})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -102,20 +103,20 @@ func BenchmarkApproximate(b *testing.B) {
 					// of Memories would keep closed ones, and their heap,
 					// reachable).
 					phases := map[int]*phaseCPU{}
-					open := func(from, ef int) *amem.Memory {
+					open := func(from, ef int) *memory.Memory {
 						st, err := sqlite.Open(ctx, path, nil)
 						if err != nil {
 							b.Fatal(err)
 						}
 						ph := newPhaseCPU()
-						mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, ApproximateFrom: from, ApproximateEf: ef, IndexDir: idxDir, TracerProvider: ph})
+						mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, ApproximateFrom: from, ApproximateEf: ef, IndexDir: idxDir, TracerProvider: ph})
 						phases[ef] = ph
 						if err != nil {
 							b.Fatal(err)
 						}
 						return mem
 					}
-					search := func(mem *amem.Memory, q string) []amem.Result {
+					search := func(mem *memory.Memory, q string) []amem.Result {
 						res, err := mem.Search(ctx, amem.SearchRequest{Namespace: "bench", Query: q, K: 10, Mode: amem.SearchVector, LinksPerHit: -1})
 						if err != nil {
 							b.Fatal(err)
@@ -129,7 +130,7 @@ func BenchmarkApproximate(b *testing.B) {
 					// collections each side: a closed Memory's store holds
 					// objects with finalizers, which keep what they reach
 					// through one more collection.
-					heapPer := func(mem **amem.Memory) float64 {
+					heapPer := func(mem **memory.Memory) float64 {
 						runtime.GC()
 						runtime.GC()
 						runtime.GC()
@@ -145,7 +146,7 @@ func BenchmarkApproximate(b *testing.B) {
 					// the p50 and p99 of wall time, and of the CPU time the
 					// searching thread used (on a shared machine, wall time
 					// also counts waits for a core).
-					timed := func(mem *amem.Memory, profile bool) (took, cpu []time.Duration, out [][]amem.Result) {
+					timed := func(mem *memory.Memory, profile bool) (took, cpu []time.Duration, out [][]amem.Result) {
 						prev := runtime.GOMAXPROCS(1)
 						defer runtime.GOMAXPROCS(prev)
 						runtime.LockOSThread()
@@ -176,7 +177,7 @@ func BenchmarkApproximate(b *testing.B) {
 
 					// Exact, or its results and metrics from an earlier
 					// run on the same store.
-					var mem *amem.Memory
+					var mem *memory.Memory
 					var t0 time.Time
 					exact, exactMetrics, cached := env.exactCached(filepath.Dir(path))
 					if !cached {
@@ -232,7 +233,7 @@ func BenchmarkApproximate(b *testing.B) {
 					annHeap := heapPer(&mem)
 					b.ReportMetric(annHeap, "ann-heap-B/note")
 					b.ReportMetric(annHeap/exactHeap, "ann/exact-heap")
-					mems := make([]*amem.Memory, len(efs))
+					mems := make([]*memory.Memory, len(efs))
 					for i, ef := range efs {
 						mems[i] = open(0, ef)
 						search(mems[i], qs[0])

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // BenchmarkDrain measures background enrichment against the same
@@ -37,7 +38,7 @@ func drain(b *testing.B, n int, workers bool) time.Duration {
 	ctx := context.Background()
 	var done atomic.Int64
 	finished := make(chan struct{})
-	mem, err := Open(ctx, Config{Path: filepath.Join(b.TempDir(), "d.db"), Options: amem.Options{
+	mem, err := Open(ctx, Config{Path: filepath.Join(b.TempDir(), "d.db"), Options: memory.Options{
 		Async: true,
 		OnEnrich: func(amem.Note, error) {
 			if done.Add(1) == int64(n) {
@@ -65,7 +66,7 @@ func drain(b *testing.B, n int, workers bool) time.Duration {
 	}
 	wctx, stop := context.WithCancel(ctx)
 	errc := make(chan error, 1)
-	go func() { errc <- mem.RunWorkers(wctx, amem.WorkerOptions{}) }()
+	go func() { errc <- mem.RunWorkers(wctx, memory.WorkerOptions{}) }()
 	select {
 	case <-finished:
 	case <-time.After(5 * time.Minute):

@@ -2,14 +2,16 @@ package local
 
 import (
 	"context"
-	"github.com/amem-dev/amem/locomo"
 	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/locomo"
+
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -62,7 +64,7 @@ func benchAddEmbeddings(b *testing.B, embedText func(amem.Note) string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, EmbedText: embedText})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, EmbedText: embedText})
 	if err != nil {
 		b.Fatal(err)
 	}

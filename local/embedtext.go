@@ -1,6 +1,9 @@
 package local
 
-import "github.com/amem-dev/amem"
+import (
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
+)
 
 // EmbedText is the text embedded for each note (amem.Options.EmbedText)
 // under the named curator.
@@ -32,6 +35,6 @@ func EmbedTextName(curator string) string {
 
 // EmbedTexts are the embedding texts by name, for flags.
 var EmbedTexts = map[string]func(amem.Note) string{
-	"content": amem.EmbedTextContent,
-	"paper":   amem.EmbedTextPaper,
+	"content": memory.EmbedTextContent,
+	"paper":   memory.EmbedTextPaper,
 }

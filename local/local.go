@@ -18,6 +18,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/llmcurator"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/uselite"
 )
@@ -83,7 +84,7 @@ type Config struct {
 	NoRanker bool
 	// Options are passed to amem.Open; Embedder and Curator in it are
 	// overwritten by the choices above.
-	Options amem.Options
+	Options memory.Options
 }
 
 // DefaultDBPath is where the amem command keeps its database by default:
@@ -166,7 +167,7 @@ func NewCurator(cfg Config, emb amem.Embedder) (amem.Curator, error) {
 // with the search settings that suit the embedder where it leaves them
 // zero, the curator cfg names and emb, the embedder. The evaluation
 // suite opens its stores with them, so that it measures what users run.
-func ProductOptions(cfg Config, emb amem.Embedder) (amem.Options, error) {
+func ProductOptions(cfg Config, emb amem.Embedder) (memory.Options, error) {
 	opts := cfg.Options
 	opts.Embedder = emb
 	if opts.LexicalWeight == 0 {
@@ -182,13 +183,13 @@ func ProductOptions(cfg Config, emb amem.Embedder) (amem.Options, error) {
 	if opts.Ranker == nil && !cfg.NoRanker {
 		var err error
 		if opts.Ranker, err = Ranker(cfg.Embedder); err != nil {
-			return amem.Options{}, err
+			return memory.Options{}, err
 		}
 	}
 	if opts.Relevance == nil {
 		var err error
 		if opts.Relevance, err = Relevance(cfg.Embedder); err != nil {
-			return amem.Options{}, err
+			return memory.Options{}, err
 		}
 	}
 	if cfg.Logger != nil {
@@ -196,7 +197,7 @@ func ProductOptions(cfg Config, emb amem.Embedder) (amem.Options, error) {
 	}
 	cur, err := NewCurator(cfg, emb)
 	if err != nil {
-		return amem.Options{}, err
+		return memory.Options{}, err
 	}
 	opts.Curator = cur
 	if opts.EmbedText == nil {
@@ -206,14 +207,14 @@ func ProductOptions(cfg Config, emb amem.Embedder) (amem.Options, error) {
 }
 
 // Open opens (creating if needed) the memory described by cfg.
-func Open(ctx context.Context, cfg Config) (*amem.Memory, error) {
+func Open(ctx context.Context, cfg Config) (*memory.Memory, error) {
 	mem, _, err := OpenWithStore(ctx, cfg)
 	return mem, err
 }
 
 // OpenWithStore is Open that also returns the store, for what lives beside
 // the notes in the same database (API keys). Memory.Close closes it.
-func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error) {
+func OpenWithStore(ctx context.Context, cfg Config) (*memory.Memory, Store, error) {
 	if cfg.Path == "" {
 		return nil, nil, fmt.Errorf("local: %w: no database path (Config.Path)", amem.ErrInvalid)
 	}
@@ -236,7 +237,7 @@ func OpenWithStore(ctx context.Context, cfg Config) (*amem.Memory, Store, error)
 	if err != nil {
 		return nil, nil, err
 	}
-	mem, err := amem.Open(ctx, st, &opts)
+	mem, err := memory.Open(ctx, st, &opts)
 	if err != nil {
 		st.Close()
 		return nil, nil, err

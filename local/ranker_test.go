@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // The embedded ranker.json parses, validates, and weighs the features
@@ -23,8 +23,8 @@ func TestShippedRanker(t *testing.T) {
 				t.Errorf("the shipped ranker gives %s no weight", f)
 			}
 		}
-		if len(r.Weights) > len(amem.RankFeatureNames()) {
-			t.Errorf("%d weights for %d features", len(r.Weights), len(amem.RankFeatureNames()))
+		if len(r.Weights) > len(memory.RankFeatureNames()) {
+			t.Errorf("%d weights for %d features", len(r.Weights), len(memory.RankFeatureNames()))
 		}
 	}
 	if r, err := Ranker(EmbedderLexical); r != nil || err != nil {
@@ -44,7 +44,7 @@ func TestShippedRelevance(t *testing.T) {
 		if r.Hybrid.Cosine <= 0 || r.Hybrid.Words <= 0 || r.Vector.Cosine <= 0 || r.Lexical.Words <= 0 {
 			t.Fatalf("a curve that does not rise: %+v", r)
 		}
-		d := amem.DefaultRelevance
+		d := memory.DefaultRelevance
 		for _, pair := range [][2]float64{
 			{r.Vector.Bias, d.Vector.Bias}, {r.Vector.Cosine, d.Vector.Cosine}, {r.Lexical.Bias, d.Lexical.Bias},
 			{r.Lexical.Words, d.Lexical.Words}, {r.Hybrid.Bias, d.Hybrid.Bias}, {r.Hybrid.Cosine, d.Hybrid.Cosine}, {r.Hybrid.Words, d.Hybrid.Words},

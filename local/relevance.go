@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // relevanceJSON are the relevance curves of the offline default (what a
@@ -13,7 +13,7 @@ import (
 // the evaluation suite's sets with use-lite vectors and the offline
 // curator, written by
 //
-//	amem eval suite --locomo locomo-dev.json --fit-relevance local/relevance.json
+//	amem-eval suite --locomo locomo-dev.json --fit-relevance local/relevance.json
 //
 // Their cosine weights are use-lite's cosines, so they suit that
 // embedder only; amem.DefaultRelevance holds the same numbers.
@@ -26,13 +26,13 @@ var relevanceJSON []byte
 // (amem.DefaultRelevance) for the others, whose cosines run on another
 // scale. The error is for a relevance.json that does not validate, which
 // TestShippedRelevance rules out.
-func Relevance(embedder string) (*amem.Relevance, error) {
+func Relevance(embedder string) (*memory.Relevance, error) {
 	switch embedder {
 	case "", EmbedderUSELite:
 	default:
 		return nil, nil
 	}
-	var r amem.Relevance
+	var r memory.Relevance
 	if err := json.Unmarshal(relevanceJSON, &r); err != nil {
 		return nil, fmt.Errorf("local: relevance.json: %w", err)
 	}

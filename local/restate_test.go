@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // Restatements through the offline default: each labelled pair's second
@@ -26,7 +27,7 @@ func TestRestatementsOfflineDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mem.Close()
-	f, err := os.Open("../testdata/restatements.jsonl")
+	f, err := os.Open("../memory/testdata/restatements.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +57,7 @@ func TestRestatementsOfflineDefault(t *testing.T) {
 			t.Fatal(err)
 		}
 		cos := cosine(vecs[0], vecs[1])
-		restated := len(b.Links) > 0 && b.Links[0].Target == a.ID && strings.HasPrefix(b.Links[0].Reason, amem.RestatementReason)
+		restated := len(b.Links) > 0 && b.Links[0].Target == a.ID && strings.HasPrefix(b.Links[0].Reason, memory.RestatementReason)
 		t.Logf("same=%v restated=%v cosine=%.3f %q / %q", p.Same, restated, cos, p.A, p.B)
 		if restated && !p.Same {
 			t.Errorf("false merge: %q linked as restating %q (%s)", p.B, p.A, b.Links[0].Reason)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/hugepage"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -57,7 +58,7 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatal(err)
 				}
 				idxDir := b.TempDir()
-				mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, IndexDir: idxDir})
+				mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, IndexDir: idxDir})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -70,7 +71,7 @@ func BenchmarkScale(b *testing.B) {
 				}
 				search(data.questions[0], amem.SearchHybrid)
 				b.ReportMetric(time.Since(t0).Seconds(), "open-s")
-				if n >= amem.DefaultApproximateFrom {
+				if n >= memory.DefaultApproximateFrom {
 					for {
 						if _, err := os.Stat(amemLexFile(idxDir)); err == nil {
 							break

@@ -14,6 +14,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/index"
 	"github.com/amem-dev/amem/locomo"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -216,7 +217,7 @@ func BenchmarkSearchModes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, Relevance: rel, IndexDir: IndexDir(path)})
+			mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, Relevance: rel, IndexDir: IndexDir(path)})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -245,7 +246,7 @@ func BenchmarkSearchModes(b *testing.B) {
 			}
 			warm := amem.SearchRequest{Mode: amem.SearchHybrid}
 			search("warm up", warm) // loads the indexes
-			if n >= amem.DefaultApproximateFrom {
+			if n >= memory.DefaultApproximateFrom {
 				// Searches are answered exactly while the approximate
 				// index builds; time them once it is in.
 				for {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/mcpserver"
+	"github.com/amem-dev/amem/memory"
 )
 
 // rawCaller sends a tools/call whose arguments are raw JSON text, as a
@@ -43,7 +44,7 @@ func toolCall(id int, tool, args string) string {
 }
 
 // versions counts a namespace's notes and version rows.
-func versions(t *testing.T, mem *amem.Memory, ns string) (notes, vs int) {
+func versions(t *testing.T, mem *memory.Memory, ns string) (notes, vs int) {
 	t.Helper()
 	list, err := mem.List(context.Background(), ns, amem.ListQuery{Limit: 1000})
 	if err != nil {
@@ -62,7 +63,7 @@ func versions(t *testing.T, mem *amem.Memory, ns string) (notes, vs int) {
 // checkRewrittenTextRefused makes calls whose arguments encoding/json would
 // decode with U+FFFD in place of what was sent: each must be a tool error
 // that says so, and the memory must be as it was.
-func checkRewrittenTextRefused(t *testing.T, call rawCaller, mem *amem.Memory, ns string) {
+func checkRewrittenTextRefused(t *testing.T, call rawCaller, mem *memory.Memory, ns string) {
 	ctx := context.Background()
 	kept, err := mem.Add(ctx, amem.AddRequest{Namespace: ns, Content: "kept as it was"})
 	if err != nil {

@@ -12,8 +12,8 @@ import (
 	sdkauth "github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/memory"
 )
 
 // sessionTimeout closes streamable sessions idle this long: a client that
@@ -27,7 +27,7 @@ const sessionTimeout = time.Hour
 // answered 401 with nothing else; a tool call then reaches only the
 // namespaces that key allows. The key is checked again on each request,
 // so a revoked key stops working within its session.
-func HTTPHandler(mem *amem.Memory, keys auth.Store, opts Options) http.Handler {
+func HTTPHandler(mem *memory.Memory, keys auth.Store, opts Options) http.Handler {
 	opts = opts.withDefaults()
 	srv := newServer(mem, opts, keyScope(opts.DefaultNamespace, opts.Logger))
 	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, &mcp.StreamableHTTPOptions{

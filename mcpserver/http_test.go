@@ -17,6 +17,7 @@ import (
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -24,7 +25,7 @@ import (
 // holds the API keys.
 type httpFixture struct {
 	url   string
-	mem   *amem.Memory
+	mem   *memory.Memory
 	store local.Store
 	log   *logBuffer
 }

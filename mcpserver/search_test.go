@@ -11,10 +11,10 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -88,11 +88,11 @@ func TestMCPSearchFilters(t *testing.T) {
 // error the model can read.
 func TestMCPSearchFloor(t *testing.T) {
 	ctx := context.Background()
-	rel := amem.DefaultRelevance
+	rel := memory.DefaultRelevance
 	rel.MinScore = 0.5
 	mem, _, err := local.OpenWithStore(ctx, local.Config{
 		Path: filepath.Join(t.TempDir(), "amem.db"), Embedder: local.EmbedderLexical, Curator: local.CuratorNone,
-		Logger: slog.New(slog.DiscardHandler), Options: amem.Options{Relevance: &rel},
+		Logger: slog.New(slog.DiscardHandler), Options: memory.Options{Relevance: &rel},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/jsonin"
+	"github.com/amem-dev/amem/memory"
 )
 
 // Options configure a server.
@@ -51,7 +52,7 @@ func (o Options) withDefaults() Options {
 
 // New returns an MCP server with every tool, for a local user: stdio
 // gives the process to whoever started it, so every namespace is allowed.
-func New(mem *amem.Memory, opts Options) *mcp.Server {
+func New(mem *memory.Memory, opts Options) *mcp.Server {
 	opts = opts.withDefaults()
 	def := opts.DefaultNamespace
 	return newServer(mem, opts, func(_ *mcp.CallToolRequest, ns string) (string, error) {
@@ -69,7 +70,7 @@ type scope func(req *mcp.CallToolRequest, ns string) (string, error)
 
 // tools holds what the tool handlers share.
 type tools struct {
-	mem   *amem.Memory
+	mem   *memory.Memory
 	scope scope
 	log   *slog.Logger
 	tp    trace.TracerProvider
@@ -83,7 +84,7 @@ const instructions = `amem is a long-term memory after the A-Mem method (agentic
 	`it returns the best matching notes and the notes linked to them. ` +
 	`Namespaces keep separate memories apart (a user, a project); omit the namespace to use the default.`
 
-func newServer(mem *amem.Memory, opts Options, sc scope) *mcp.Server {
+func newServer(mem *memory.Memory, opts Options, sc scope) *mcp.Server {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "amem", Title: "amem: agentic memory", Version: opts.Version},
 		&mcp.ServerOptions{Instructions: instructions, Logger: opts.Logger})
 	t := &tools{mem: mem, scope: sc, log: opts.Logger, tp: opts.TracerProvider}

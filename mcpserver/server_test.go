@@ -14,6 +14,7 @@ import (
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -21,12 +22,12 @@ import (
 // over a temporary SQLite file, with the lexical embedder and the offline
 // curator: no model download. No workers run, so a note added without
 // wait stays pending.
-func openMemory(t *testing.T, logger *slog.Logger) (*amem.Memory, local.Store) {
+func openMemory(t *testing.T, logger *slog.Logger) (*memory.Memory, local.Store) {
 	t.Helper()
 	mem, st, err := local.OpenWithStore(context.Background(), local.Config{
 		Path:     filepath.Join(t.TempDir(), "amem.db"),
 		Embedder: local.EmbedderLexical, Curator: local.CuratorOffline,
-		Logger: logger, Options: amem.Options{Async: true},
+		Logger: logger, Options: memory.Options{Async: true},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -39,7 +40,7 @@ func newClient() *mcp.Client {
 	return mcp.NewClient(&mcp.Implementation{Name: "mcpserver-test", Version: "v0"}, nil)
 }
 
-func countNotes(t *testing.T, mem *amem.Memory, ns string) int {
+func countNotes(t *testing.T, mem *memory.Memory, ns string) int {
 	t.Helper()
 	notes, err := mem.List(context.Background(), ns, amem.ListQuery{Limit: 100})
 	if err != nil {

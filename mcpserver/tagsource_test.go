@@ -13,6 +13,7 @@ import (
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/mock"
 	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/wire"
@@ -32,7 +33,7 @@ func TestMCPTagSource(t *testing.T) {
 		}
 		return amem.Attributes{}, nil
 	}}
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: lexical.New(nil), Curator: dogs})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: dogs})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,10 @@ import (
 	"strings"
 	"sync/atomic"
 
-	amem "github.com/amem-dev/amem"
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	amem "github.com/amem-dev/amem"
 )
 
 // Chat is an amem.LLM over an OpenAI-compatible /chat/completions

@@ -8,9 +8,10 @@ import (
 	"sync"
 	"sync/atomic"
 
-	amem "github.com/amem-dev/amem"
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+
+	amem "github.com/amem-dev/amem"
 )
 
 // Embedder is an amem.Embedder over an OpenAI-compatible /embeddings

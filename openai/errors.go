@@ -12,8 +12,9 @@ import (
 	"strings"
 	"time"
 
-	amem "github.com/amem-dev/amem"
 	sdk "github.com/openai/openai-go/v3"
+
+	amem "github.com/amem-dev/amem"
 )
 
 // provider names this package in every amem.ProviderError.

@@ -24,6 +24,7 @@ import (
 	"github.com/amem-dev/amem/internal/benchtext"
 	"github.com/amem-dev/amem/internal/pgtest"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/postgres"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -50,9 +51,9 @@ func openSQLite(b *testing.B, path string) amem.Store {
 // benchMemory is a Memory with the lexical embedder and no curator, so
 // that what Add and Search spend beyond the store is small and the same
 // for both stores.
-func benchMemory(b *testing.B, st amem.Store) *amem.Memory {
+func benchMemory(b *testing.B, st amem.Store) *memory.Memory {
 	b.Helper()
-	mem, err := amem.Open(context.Background(), st, &amem.Options{Embedder: lexical.New(nil)})
+	mem, err := memory.Open(context.Background(), st, &memory.Options{Embedder: lexical.New(nil)})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func BenchmarkStores(b *testing.B) {
 	pg, lite := openPG(b), openSQLite(b, filepath.Join(b.TempDir(), "bench.db"))
 	fillStore(b, pg, "bench", n)
 	fillStore(b, lite, "bench", n)
-	mems := [2]*amem.Memory{benchMemory(b, pg), benchMemory(b, lite)}
+	mems := [2]*memory.Memory{benchMemory(b, pg), benchMemory(b, lite)}
 	defer mems[0].Close()
 	defer mems[1].Close()
 	for _, m := range mems {
@@ -134,7 +135,7 @@ func BenchmarkStores(b *testing.B) {
 		}
 	}
 
-	run := func(b *testing.B, op func(m *amem.Memory, r *rand.Rand) error) {
+	run := func(b *testing.B, op func(m *memory.Memory, r *rand.Rand) error) {
 		var times [2][]time.Duration
 		rs := [2]*rand.Rand{rand.New(rand.NewPCG(5, 5)), rand.New(rand.NewPCG(5, 5))}
 		i := 0
@@ -163,14 +164,14 @@ func BenchmarkStores(b *testing.B) {
 	}
 	for _, mode := range []amem.SearchMode{amem.SearchVector, amem.SearchHybrid} {
 		b.Run(fmt.Sprintf("Search/%s/%d", mode, n), func(b *testing.B) {
-			run(b, func(m *amem.Memory, r *rand.Rand) error {
+			run(b, func(m *memory.Memory, r *rand.Rand) error {
 				_, err := m.Search(ctx, amem.SearchRequest{Namespace: "bench", Query: queries[r.IntN(len(queries))], K: 10, Mode: mode})
 				return err
 			})
 		})
 	}
 	b.Run(fmt.Sprintf("Add/%d", n), func(b *testing.B) {
-		run(b, func(m *amem.Memory, r *rand.Rand) error {
+		run(b, func(m *memory.Memory, r *rand.Rand) error {
 			_, err := m.Add(ctx, amem.AddRequest{Namespace: "bench", Content: benchSentence(r)})
 			return err
 		})
@@ -179,7 +180,7 @@ func BenchmarkStores(b *testing.B) {
 
 // writeFor runs writers goroutines per Memory, each adding notes to
 // namespace ns until d has passed, and returns how many notes they added.
-func writeFor(b *testing.B, mems []*amem.Memory, writers int, ns string, d time.Duration) int64 {
+func writeFor(b *testing.B, mems []*memory.Memory, writers int, ns string, d time.Duration) int64 {
 	ctx := context.Background()
 	var added atomic.Int64
 	var wg sync.WaitGroup
@@ -219,15 +220,15 @@ func BenchmarkFleetWrites(b *testing.B) {
 		round     = time.Second
 	)
 	url := pgtest.URL(b)
-	open := func() *amem.Memory {
+	open := func() *memory.Memory {
 		st, err := postgres.Open(context.Background(), url, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
 		return benchMemory(b, st)
 	}
-	one := []*amem.Memory{open()}
-	var three []*amem.Memory
+	one := []*memory.Memory{open()}
+	var three []*memory.Memory
 	for range instances {
 		three = append(three, open())
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/memory"
 )
 
 // metrics are the server's Prometheus metrics. Labels never carry
@@ -25,7 +26,7 @@ type metrics struct {
 	handler  http.Handler
 }
 
-func newMetrics(mem *amem.Memory, reg prometheus.Registerer, gat prometheus.Gatherer) *metrics {
+func newMetrics(mem *memory.Memory, reg prometheus.Registerer, gat prometheus.Gatherer) *metrics {
 	if reg == nil || gat == nil {
 		r := prometheus.NewRegistry()
 		r.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
@@ -58,7 +59,7 @@ func (m *metrics) observe(route string, status int, d time.Duration) {
 
 // enriched counts an enrichment by its outcome.
 func (m *metrics) enriched(n amem.Note, err error) {
-	var ee *amem.EnrichError
+	var ee *memory.EnrichError
 	switch {
 	case errors.As(err, &ee) || err == nil && n.Enrichment.State == amem.EnrichFailed:
 		m.enrich.WithLabelValues("failed").Inc()
@@ -74,7 +75,7 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request, _ auth.Pri
 // storeCollector reads what the store knows at scrape time: notes by
 // enrichment state (the queue is the pending ones), links, and the LLM
 // tokens recorded, which survive restarts.
-type storeCollector struct{ mem *amem.Memory }
+type storeCollector struct{ mem *memory.Memory }
 
 var (
 	notesDesc = prometheus.NewDesc("amem_notes",

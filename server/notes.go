@@ -9,6 +9,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
 	"github.com/amem-dev/amem/internal/jsonin"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -296,7 +297,7 @@ func (s *Server) restoreNote(w http.ResponseWriter, r *http.Request, _ auth.Prin
 // stored, marked failed.
 func (s *Server) enrichNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	n, err := s.mem.Enrich(r.Context(), r.PathValue("ns"), r.PathValue("id"))
-	var ee *amem.EnrichError
+	var ee *memory.EnrichError
 	if errors.As(err, &ee) {
 		problem(w, r, http.StatusBadGateway, "enrichment failed (the note is kept, marked failed): %v", ee.Err)
 		return

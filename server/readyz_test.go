@@ -15,6 +15,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -46,7 +47,7 @@ func readyEnv(t *testing.T, wrap func(*sqlite.Store) amem.Store) (string, *sqlit
 	if wrap != nil {
 		store = wrap(st)
 	}
-	mem, err := amem.Open(ctx, store, &amem.Options{Embedder: lexical.New(nil)})
+	mem, err := memory.Open(ctx, store, &memory.Options{Embedder: lexical.New(nil)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -27,6 +27,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/ui"
 	"github.com/amem-dev/amem/webhook"
 )
@@ -88,7 +89,7 @@ const (
 
 // Server is the HTTP API. It is an http.Handler.
 type Server struct {
-	mem      *amem.Memory
+	mem      *memory.Memory
 	opts     Options
 	log      *slog.Logger
 	mux      *http.ServeMux
@@ -106,7 +107,7 @@ type Server struct {
 func (s *Server) now() time.Time { return s.opts.Now() }
 
 // New returns the API over mem.
-func New(mem *amem.Memory, opts Options) *Server {
+func New(mem *memory.Memory, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/wire"
@@ -29,7 +30,7 @@ import (
 type env struct {
 	t     testing.TB
 	url   string
-	mem   *amem.Memory
+	mem   *memory.Memory
 	store *sqlite.Store
 	api   *Server
 }
@@ -54,7 +55,7 @@ func newEnvCurator(t testing.TB, opts Options, cur func(amem.Embedder) amem.Cura
 		curator = cur(emb)
 	}
 	var api *Server // set before anything is enriched
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: curator, Async: true,
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: curator, Async: true,
 		OnEnrich: func(n amem.Note, err error) { api.EnrichResult(n, err) }})
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func newEnvCurator(t testing.TB, opts Options, cur func(amem.Embedder) amem.Cura
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = mem.RunWorkers(wctx, amem.WorkerOptions{PollInterval: 50 * time.Millisecond})
+		_ = mem.RunWorkers(wctx, memory.WorkerOptions{PollInterval: 50 * time.Millisecond})
 	}()
 	t.Cleanup(func() {
 		srv.Close()
@@ -394,7 +395,7 @@ func TestBadInput(t *testing.T) {
 		{"two objects", "POST", notes, `{"content": "x"} {"content": "y"}`, 400, "nothing after it"},
 		{"empty content", "POST", notes, `{"content": ""}`, 400, "content"},
 		{"bad time", "POST", notes, `{"content": "x", "time": "yesterday"}`, 400, "time"},
-		{"content over the limit", "POST", notes, map[string]any{"content": strings.Repeat("a", amem.DefaultMaxContentBytes+1)}, 400, "content"},
+		{"content over the limit", "POST", notes, map[string]any{"content": strings.Repeat("a", memory.DefaultMaxContentBytes+1)}, 400, "content"},
 		{"body over the limit", "POST", notes, map[string]any{"content": strings.Repeat("a", 70<<10)}, 413, "over"},
 		{"batch too long", "POST", notes + "/batch", map[string]any{"notes": make([]noteInput, 1001)}, 400, "at most 1000"},
 		{"batch body over the limit", "POST", notes + "/batch", map[string]any{"notes": []noteInput{{Content: strings.Repeat("b", 70<<10)}}}, 413, "over"},

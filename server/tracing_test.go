@@ -13,9 +13,9 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
-	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -31,7 +31,7 @@ func TestRequestSpans(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: lexical.New(nil), TracerProvider: tp})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), TracerProvider: tp})
 	if err != nil {
 		t.Fatal(err)
 	}

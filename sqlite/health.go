@@ -8,9 +8,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/amem-dev/amem"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/amem-dev/amem"
 )
 
 var _ amem.HealthChecker = (*Store)(nil)

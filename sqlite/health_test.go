@@ -11,8 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amem-dev/amem"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/amem-dev/amem"
 )
 
 const testInterval = 50 * time.Millisecond

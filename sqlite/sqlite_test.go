@@ -17,10 +17,11 @@ import (
 	"testing"
 	"time"
 
+	_ "modernc.org/sqlite" // raw access to the file in tests
+
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/storetest"
-	_ "modernc.org/sqlite" // raw access to the file in tests
 )
 
 // mustOpen opens a store at path, closed when the test ends.

@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/internal/sqlstore"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // Options configure Open. A nil *Options, like every zero field, means the

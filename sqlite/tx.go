@@ -6,9 +6,10 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/amem-dev/amem"
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/amem-dev/amem"
 )
 
 // tx is an amem.Tx over one database/sql transaction. amem.Tx's methods

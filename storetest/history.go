@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // wordEmbedder hashes words into a small vector: notes sharing words are
@@ -59,11 +60,11 @@ func (evolvingCurator) Connect(_ context.Context, n amem.Note, cands []amem.Cand
 // rests on: every note's versions are 1..N, one row each, N its version.
 func testHistoryUnderConcurrentEvolution(t *testing.T, s amem.Store) {
 	ns := newNS("history")
-	opts := &amem.Options{Embedder: wordEmbedder{}, Curator: evolvingCurator{},
+	opts := &memory.Options{Embedder: wordEmbedder{}, Curator: evolvingCurator{},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}
-	var mems []*amem.Memory
+	var mems []*memory.Memory
 	for range 2 {
-		m, err := amem.Open(t.Context(), s, opts)
+		m, err := memory.Open(t.Context(), s, opts)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 func testMatchIDs(t *testing.T, s amem.Store) {
@@ -97,21 +98,21 @@ func (fourDims) Embed(_ context.Context, texts []string) ([][]float32, error) {
 }
 
 // memoryOver opens a Memory over s, left open: closing it would close s.
-func memoryOver(t *testing.T, s amem.Store) *amem.Memory {
+func memoryOver(t *testing.T, s amem.Store) *memory.Memory {
 	t.Helper()
-	m, err := amem.Open(t.Context(), s, &amem.Options{Embedder: fourDims{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	m, err := memory.Open(t.Context(), s, &memory.Options{Embedder: fourDims{}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return m
 }
 
-func lexical(t *testing.T, m *amem.Memory, ns, q string, limit int) []amem.Scored {
+func lexical(t *testing.T, m *memory.Memory, ns, q string, limit int) []amem.Scored {
 	t.Helper()
 	return lexicalIn(t, m, ns, q, amem.Filter{}, limit)
 }
 
-func lexicalIn(t *testing.T, m *amem.Memory, ns, q string, f amem.Filter, limit int) []amem.Scored {
+func lexicalIn(t *testing.T, m *memory.Memory, ns, q string, f amem.Filter, limit int) []amem.Scored {
 	t.Helper()
 	hits, err := lexicalErr(m, ns, q, f, limit)
 	if err != nil {
@@ -120,7 +121,7 @@ func lexicalIn(t *testing.T, m *amem.Memory, ns, q string, f amem.Filter, limit 
 	return hits
 }
 
-func lexicalErr(m *amem.Memory, ns, q string, f amem.Filter, limit int) ([]amem.Scored, error) {
+func lexicalErr(m *memory.Memory, ns, q string, f amem.Filter, limit int) ([]amem.Scored, error) {
 	res, err := m.Search(context.Background(), amem.SearchRequest{Namespace: ns, Query: q, K: limit,
 		Mode: amem.SearchLexical, Filter: f, LinksPerHit: -1})
 	if err != nil {

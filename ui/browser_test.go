@@ -26,6 +26,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/server"
 	"github.com/amem-dev/amem/sqlite"
@@ -43,7 +44,7 @@ const (
 
 type uiEnv struct {
 	url   string
-	mem   *amem.Memory
+	mem   *memory.Memory
 	store *sqlite.Store
 	log   syncBuffer // the server's log
 }
@@ -79,7 +80,7 @@ func newUIEnv(t *testing.T, curate bool) *uiEnv {
 	if curate {
 		cur = offline.New(emb, nil)
 	}
-	mem, err := amem.Open(ctx, st, &amem.Options{Embedder: emb, Curator: cur, Async: true})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: cur, Async: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func newUIEnv(t *testing.T, curate bool) *uiEnv {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = mem.RunWorkers(wctx, amem.WorkerOptions{PollInterval: 50 * time.Millisecond})
+		_ = mem.RunWorkers(wctx, memory.WorkerOptions{PollInterval: 50 * time.Millisecond})
 	}()
 	t.Cleanup(func() {
 		srv.Close()

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/mock"
 	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/webhook"
@@ -156,13 +157,13 @@ func evolvingCurator() *mock.Curator {
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-func openMemory(t *testing.T, path string, clk *clock) (*amem.Memory, *sqlite.Store) {
+func openMemory(t *testing.T, path string, clk *clock) (*memory.Memory, *sqlite.Store) {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := amem.Open(context.Background(), st, &amem.Options{Embedder: wordEmbedder(), Curator: evolvingCurator(),
+	m, err := memory.Open(context.Background(), st, &memory.Options{Embedder: wordEmbedder(), Curator: evolvingCurator(),
 		Now: clk.Now, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -358,7 +359,7 @@ func TestDeliveryGivesUp(t *testing.T) {
 	rcv := newReceiver(t, clk.Now)
 	rcv.secret = createHook(t, st, "alice", rcv.srv.URL, clk.Now()).Secret
 	rcv.setMode("fail")
-	m, err := amem.Open(ctx, st, &amem.Options{Embedder: wordEmbedder(), Now: clk.Now, Logger: quiet})
+	m, err := memory.Open(ctx, st, &memory.Options{Embedder: wordEmbedder(), Now: clk.Now, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

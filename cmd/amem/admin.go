@@ -8,6 +8,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/local"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -35,7 +36,7 @@ func (a *app) exportCmd() *cobra.Command {
 			}
 			bar := a.newBar("exporting notes", total, exportStep)
 			defer bar.Stop()
-			return a.withMemory(func(mem *amem.Memory) error {
+			return a.withMemory(func(mem *memory.Memory) error {
 				n, err := mem.Export(a.ctx, lineCounter{w, bar}, a.namespace)
 				if err != nil {
 					return err
@@ -63,7 +64,7 @@ func (a *app) statsCmd() *cobra.Command {
 		Short: "count notes, links, enrichment states and model tokens per namespace",
 		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withMemory(func(mem *amem.Memory) error {
+			return a.withMemory(func(mem *memory.Memory) error {
 				st, err := mem.Stats(a.ctx, a.namespace)
 				if err != nil {
 					return err
@@ -114,7 +115,7 @@ func (a *app) enrichCmd() *cobra.Command {
 			if retry {
 				return a.enrichRetry(limit)
 			}
-			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+			return a.withNote(args[0], func(mem *memory.Memory, n amem.Note) error {
 				n, err := mem.Enrich(a.ctx, n.Namespace, n.ID)
 				if err != nil {
 					return err
@@ -143,7 +144,7 @@ func (a *app) embedCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg := a.cfg
+			cfg := a.Cfg
 			cfg.Log = a.stderr
 			emb, err := local.NewEmbedder(a.ctx, cfg)
 			if err != nil {
@@ -190,8 +191,8 @@ func (a *app) reembedCmd() *cobra.Command {
 			bar := a.newBar("re-embedding notes", total, reembedStep)
 			defer bar.Stop()
 			last := 0
-			return a.withMemory(func(mem *amem.Memory) error {
-				n, err := mem.ReembedWith(a.ctx, a.namespace, amem.ReembedOptions{Progress: func(done, _ int) {
+			return a.withMemory(func(mem *memory.Memory) error {
+				n, err := mem.ReembedWith(a.ctx, a.namespace, memory.ReembedOptions{Progress: func(done, _ int) {
 					bar.Add(done - last)
 					last = done
 				}})

@@ -41,13 +41,13 @@ the database is sound, 1 when it found a fault. It takes about 1 s per
   amem check --db amem.db --json | jq '.faults[].message'`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if pg, err := local.IsPostgres(a.cfg.Path); err != nil {
+			if pg, err := local.IsPostgres(a.Cfg.Path); err != nil {
 				return usagef("%v", err)
 			} else if pg {
 				return usagef("amem check reads a SQLite file, and --db names a PostgreSQL database (%s); "+
-					"PostgreSQL checks its own pages (see its amcheck module)", local.ShowDB(a.cfg.Path))
+					"PostgreSQL checks its own pages (see its amcheck module)", local.ShowDB(a.Cfg.Path))
 			}
-			r, err := sqlite.Check(a.ctx, a.cfg.Path)
+			r, err := sqlite.Check(a.ctx, a.Cfg.Path)
 			if err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ the database is sound, 1 when it found a fault. It takes about 1 s per
 				}
 			}
 			if !r.OK() {
-				return fmt.Errorf("%w: %d found in %s", errFaults, len(r.Faults)+r.Unlisted, a.cfg.Path)
+				return fmt.Errorf("%w: %d found in %s", errFaults, len(r.Faults)+r.Unlisted, a.Cfg.Path)
 			}
 			return nil
 		},

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem/internal/cli"
 	"github.com/amem-dev/amem/internal/fakellm"
 )
 
@@ -135,8 +136,6 @@ func TestCLIErrors(t *testing.T) {
 		{"bad min score", []string{"search", "--db", db, "--min-score", "1.5", "x"}, exitUsage, "--min-score 1.5: use a relevance from 0 to 1"},
 		{"bad profile", []string{"search", "--db", db, "--profile", "chat", "x"}, exitUsage, `--profile "chat": use auto, general or conversation`},
 		{"bad mode", []string{"search", "--db", db, "--mode", "semantic", "x"}, exitUsage, `--mode "semantic": use hybrid, vector or lexical`},
-		{"bad suite set", []string{"eval", "--set", "turns"}, exitUsage, `--set "turns": use agent, locomo-facts or locomo-turns`},
-		{"suite set without data", []string{"eval", "suite", "--set", "locomo-turns"}, exitUsage, "needs --locomo FILE"},
 		{"bad id", []string{"show", "--db", db, "nope"}, exitUsage, "not a note ID"},
 		{"unknown id", []string{"show", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV"}, exitNotFound, "amem list"},
 		{"bad version", []string{"restore", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "x"}, exitUsage, "positive number"},
@@ -219,7 +218,7 @@ func TestCLIDefaultEmbedderIsTheSentenceModel(t *testing.T) {
 
 // modelDirForTest is the model.json the CLI would load.
 func modelDirForTest(t *testing.T) string {
-	cfg, _, err := resolveConfig(flagSettings{}, os.Getenv)
+	cfg, _, err := cli.ResolveConfig(cli.FlagSettings{}, os.Getenv)
 	if err != nil || cfg.ModelDir == "" {
 		t.Skipf("SKIPPING: no model directory: %v", err)
 	}

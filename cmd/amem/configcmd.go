@@ -82,8 +82,8 @@ type endpointShown struct {
 }
 
 func (a *app) configView() configShown {
-	c := a.cfg
-	v := configShown{ConfigFile: a.configFile, DB: local.ShowDB(c.Path), Embedder: cmp.Or(c.Embedder, local.EmbedderUSELite), Curator: c.CuratorName(), LLM: c.LLM}
+	c := a.Cfg
+	v := configShown{ConfigFile: a.ConfigFile, DB: local.ShowDB(c.Path), Embedder: cmp.Or(c.Embedder, local.EmbedderUSELite), Curator: c.CuratorName(), LLM: c.LLM}
 	if v.Embedder == local.EmbedderUSELite {
 		v.ModelDir = c.ModelDir
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // enrichRetry enriches the pending and failed notes of the namespace in
@@ -45,11 +46,11 @@ func (a *app) enrichRetry(limit int) error {
 		return err
 	}
 	bar := a.newBar("enriching notes", total, 1)
-	a.cfg.Options.OnEnrich = func(amem.Note, error) { bar.Add(1) }
+	a.Cfg.Options.OnEnrich = func(amem.Note, error) { bar.Add(1) }
 	var done, failed int
 	var first error
 	for _, j := range jobs {
-		err := a.withMemoryOf(j.ns, "", func(mem *amem.Memory) error {
+		err := a.withMemoryOf(j.ns, "", func(mem *memory.Memory) error {
 			d, f, err := mem.EnrichPending(a.ctx, j.ns, limit)
 			done, failed = done+d, failed+f
 			if first == nil {

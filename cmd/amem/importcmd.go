@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // The formats import reads.
@@ -118,11 +119,11 @@ file twice adds nothing twice. New notes are enriched after.`,
 				return err
 			}
 			defer r.Close()
-			return a.withMemory(func(mem *amem.Memory) error {
-				var st amem.ImportStats
+			return a.withMemory(func(mem *memory.Memory) error {
+				var st memory.ImportStats
 				var err error
 				if from == fromAmem {
-					st, err = mem.Import(a.ctx, r, amem.ImportOptions{Namespace: a.ns(), DryRun: dryRun})
+					st, err = mem.Import(a.ctx, r, memory.ImportOptions{Namespace: a.ns(), DryRun: dryRun})
 				} else {
 					st, err = a.importConverted(mem, r, from, split, file, dryRun)
 				}
@@ -152,17 +153,17 @@ func (a *app) openInput(file string) (io.ReadCloser, error) {
 // importConverted imports a Mem0 export or a text file: it makes every
 // record a plain import line, checks them all in a dry run, then imports
 // them in batches.
-func (a *app) importConverted(mem *amem.Memory, r io.Reader, from, split, file string, dryRun bool) (amem.ImportStats, error) {
+func (a *app) importConverted(mem *memory.Memory, r io.Reader, from, split, file string, dryRun bool) (memory.ImportStats, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return amem.ImportStats{}, fmt.Errorf("read import: %w", err)
+		return memory.ImportStats{}, fmt.Errorf("read import: %w", err)
 	}
 	var pieces []piece
 	bad := &badInput{unit: "line"}
 	if from == fromMem0 {
 		pieces, bad, err = mem0Pieces(data, a.namespace, a.ns())
 		if err != nil {
-			return amem.ImportStats{}, err
+			return memory.ImportStats{}, err
 		}
 	} else {
 		pieces = textPieces(data, split, file, a.ns(), bad)
@@ -227,13 +228,13 @@ func encodePieces(pieces []piece) ([]byte, error) {
 // checks (content size, NUL, UTF-8, times, tags, metadata) find every bad
 // piece before anything is written. Their errors join bad's, named by the
 // pieces' positions in the input.
-func (a *app) checkPieces(mem *amem.Memory, pieces []piece, bad *badInput) (amem.ImportStats, error) {
+func (a *app) checkPieces(mem *memory.Memory, pieces []piece, bad *badInput) (memory.ImportStats, error) {
 	lines, err := encodePieces(pieces)
 	if err != nil {
-		return amem.ImportStats{}, err
+		return memory.ImportStats{}, err
 	}
-	st, err := mem.Import(a.ctx, bytes.NewReader(lines), amem.ImportOptions{Namespace: a.ns(), DryRun: true})
-	var ie *amem.ImportError
+	st, err := mem.Import(a.ctx, bytes.NewReader(lines), memory.ImportOptions{Namespace: a.ns(), DryRun: true})
+	var ie *memory.ImportError
 	switch {
 	case errors.As(err, &ie):
 		for _, l := range ie.Lines {
@@ -246,7 +247,7 @@ func (a *app) checkPieces(mem *amem.Memory, pieces []piece, bad *badInput) (amem
 		return st, err
 	}
 	if bad.total() > 0 {
-		return amem.ImportStats{}, bad
+		return memory.ImportStats{}, bad
 	}
 	return st, nil
 }
@@ -258,8 +259,8 @@ var importBatch = amem.MaxBatch
 // importBatches imports pieces checked already, importBatch at a time,
 // one transaction each, reporting progress when there is more than one
 // batch.
-func (a *app) importBatches(mem *amem.Memory, pieces []piece) (amem.ImportStats, error) {
-	var total amem.ImportStats
+func (a *app) importBatches(mem *memory.Memory, pieces []piece) (memory.ImportStats, error) {
+	var total memory.ImportStats
 	bar := a.newBar("importing notes", len(pieces), importBatch)
 	defer bar.Stop()
 	for batch := range slices.Chunk(pieces, importBatch) {
@@ -267,7 +268,7 @@ func (a *app) importBatches(mem *amem.Memory, pieces []piece) (amem.ImportStats,
 		if err != nil {
 			return total, err
 		}
-		st, err := mem.Import(a.ctx, bytes.NewReader(lines), amem.ImportOptions{Namespace: a.ns()})
+		st, err := mem.Import(a.ctx, bytes.NewReader(lines), memory.ImportOptions{Namespace: a.ns()})
 		if err != nil {
 			return total, fmt.Errorf("after %d new notes were stored: %w", total.Added, err)
 		}
@@ -279,7 +280,7 @@ func (a *app) importBatches(mem *amem.Memory, pieces []piece) (amem.ImportStats,
 	return total, nil
 }
 
-func (a *app) printImportStats(st amem.ImportStats, dryRun bool) error {
+func (a *app) printImportStats(st memory.ImportStats, dryRun bool) error {
 	if a.jsonOut {
 		return a.printJSON(st)
 	}

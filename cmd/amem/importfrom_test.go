@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 )
 
 // exportedNote is what the tests read back of an imported note.
@@ -46,9 +47,9 @@ func exportNotes(t *testing.T, db string) []exportedNote {
 func testdata(name string) string { return filepath.Join("testdata", "import", name) }
 
 // importStats runs amem import --json with args and returns its counts.
-func importStats(t *testing.T, db string, args ...string) amem.ImportStats {
+func importStats(t *testing.T, db string, args ...string) memory.ImportStats {
 	t.Helper()
-	var st amem.ImportStats
+	var st memory.ImportStats
 	out := mustCLI(t, "", append([]string{"import", "--db", db, "--curator", "none", "--json"}, args...)...)
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatalf("import --json: %v\n%s", err, out)
@@ -174,7 +175,7 @@ func TestImportMarkdown(t *testing.T) {
 // TestImportBadInputChangesNothing: every bad record is named by its line
 // or record number, and nothing is stored.
 func TestImportBadInputChangesNothing(t *testing.T) {
-	long := strings.Repeat("word ", amem.DefaultMaxContentBytes/5+1)
+	long := strings.Repeat("word ", memory.DefaultMaxContentBytes/5+1)
 	cases := []struct {
 		name, from, file, body string
 		want                   []string

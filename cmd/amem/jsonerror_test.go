@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/amem-dev/amem/internal/cli"
 )
 
 // TestJSONErrors: under --json an error is one JSON object on stderr, with
@@ -42,7 +44,7 @@ func TestJSONErrors(t *testing.T) {
 			if code != tc.code {
 				t.Fatalf("exit %d (%v), want %d", code, err, tc.code)
 			}
-			var got errorJSON
+			var got cli.ErrorJSON
 			dec := json.NewDecoder(&msg)
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(&got); err != nil {
@@ -84,7 +86,7 @@ func TestJSONErrorProcess(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != exitNotFound {
 		t.Fatalf("exit: %v, want status %d", err, exitNotFound)
 	}
-	var got errorJSON
+	var got cli.ErrorJSON
 	if err := json.Unmarshal(errb.Bytes(), &got); err != nil || got.Kind != "not_found" || got.ExitCode != exitNotFound {
 		t.Fatalf("stderr %q: %v %+v", errb.String(), err, got)
 	}

@@ -26,7 +26,7 @@ Only a hash of each key is stored: a key is shown once, when it is created.`,
 
 // withKeys opens the database's key store only: no embedder, no model.
 func (a *app) withKeys(fn func(local.Store) error) error {
-	st, err := local.OpenStore(a.ctx, a.cfg.Path)
+	st, err := local.OpenStore(a.ctx, a.Cfg.Path)
 	if err != nil {
 		return err
 	}

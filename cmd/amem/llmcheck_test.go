@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/amem-dev/amem/internal/cli"
 )
 
 // closedURL is the URL of a port nothing listens on.
@@ -63,7 +65,7 @@ func TestLLMCheckedAtStart(t *testing.T) {
 					t.Fatalf("message %q lacks %q", msg.String(), want)
 				}
 			}
-			if took := time.Since(start); took > llmProbeTimeout+2*time.Second {
+			if took := time.Since(start); took > cli.LLMProbeTimeout+2*time.Second {
 				t.Fatalf("the check took %v", took)
 			}
 			// A command that never calls the LLM makes no probe. (Without

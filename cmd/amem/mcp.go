@@ -10,8 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/mcpserver"
+	"github.com/amem-dev/amem/memory"
 )
 
 func (a *app) mcpCmd() *cobra.Command {
@@ -39,7 +39,7 @@ It ends when stdin closes or on an interrupt.`,
 
 // serveMCP serves one MCP session on the app's streams.
 func (a *app) serveMCP(logFormat string) (err error) {
-	logger, err := newLogger(a.stderr, logFormat, a.verbose)
+	logger, err := newLogger(a.stderr, logFormat, a.Verbose)
 	if err != nil {
 		return err
 	}
@@ -48,7 +48,7 @@ func (a *app) serveMCP(logFormat string) (err error) {
 		return err
 	}
 	defer func() { err = errors.Join(err, endTracing()) }()
-	svc, err := a.openService(logger, amem.WorkerOptions{})
+	svc, err := a.openService(logger, memory.WorkerOptions{})
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ directory), keeping the package's LICENSE (Apache-2.0) beside the weights.
 If the model is already there and verifies, it does nothing else.`, uselite.PackageName, uselite.PackageVersion),
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir := a.cfg.ModelDir
+			dir := a.Cfg.ModelDir
 			if dir == "" {
 				return usagef("no model directory (the user has no cache directory): pass --model-dir or set AMEM_MODEL_DIR")
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -36,7 +37,7 @@ func (a *app) addCmd() *cobra.Command {
 			if err := a.checkLLM(false, nil); err != nil {
 				return err
 			}
-			return a.withMemory(func(mem *amem.Memory) error {
+			return a.withMemory(func(mem *memory.Memory) error {
 				n, err := mem.Add(a.ctx, amem.AddRequest{
 					Namespace: a.ns(), Content: args[0], EventTime: ev,
 					Keywords: keywords, Tags: tags, Metadata: md,
@@ -70,7 +71,7 @@ func (a *app) showCmd() *cobra.Command {
 		Short: "show one note, with the model tokens its enrichment spent",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+			return a.withNote(args[0], func(mem *memory.Memory, n amem.Note) error {
 				usage, err := mem.NoteUsage(a.ctx, n.Namespace, n.ID)
 				if err != nil {
 					return err
@@ -102,7 +103,7 @@ func (a *app) listCmd() *cobra.Command {
 		Short: "list a namespace's notes, oldest first",
 		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withMemory(func(mem *amem.Memory) error {
+			return a.withMemory(func(mem *memory.Memory) error {
 				notes, err := mem.List(a.ctx, a.ns(), amem.ListQuery{After: after, Limit: limit, State: amem.EnrichState(state)})
 				if err != nil {
 					return err
@@ -133,7 +134,7 @@ func (a *app) deleteCmd() *cobra.Command {
 		Short: "delete a note, its links (both ways) and its history",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+			return a.withNote(args[0], func(mem *memory.Memory, n amem.Note) error {
 				if err := mem.Delete(a.ctx, n.Namespace, n.ID); err != nil {
 					return err
 				}
@@ -153,7 +154,7 @@ func (a *app) linksCmd() *cobra.Command {
 		Short: "list the notes linked to a note, strongest first",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+			return a.withNote(args[0], func(mem *memory.Memory, n amem.Note) error {
 				nbs, err := mem.Links(a.ctx, n.Namespace, n.ID)
 				if err != nil {
 					return err
@@ -188,7 +189,7 @@ func (a *app) historyCmd() *cobra.Command {
 		Short: "list every version of a note: who changed what and why",
 		Args:  exactArgs(1, "a note ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+			return a.withNote(args[0], func(mem *memory.Memory, n amem.Note) error {
 				vs, err := mem.History(a.ctx, n.Namespace, n.ID)
 				if err != nil {
 					return err
@@ -222,7 +223,7 @@ func (a *app) restoreCmd() *cobra.Command {
 			if err != nil || v < 1 {
 				return usagef("version %q is not a positive number (see 'amem history %s')", args[1], args[0])
 			}
-			return a.withNote(args[0], func(mem *amem.Memory, n amem.Note) error {
+			return a.withNote(args[0], func(mem *memory.Memory, n amem.Note) error {
 				n, err = mem.Restore(a.ctx, n.Namespace, n.ID, v)
 				if err != nil {
 					return err
@@ -234,19 +235,6 @@ func (a *app) restoreCmd() *cobra.Command {
 				return nil
 			})
 		},
-	}
-}
-
-// exactArgs is cobra.ExactArgs with a message that says what to type.
-func exactArgs(n int, what string) cobra.PositionalArgs {
-	return func(cmd *cobra.Command, args []string) error {
-		if len(args) == n {
-			return nil
-		}
-		if n == 0 {
-			return usagef("%s takes no arguments, got %q", cmd.Name(), args)
-		}
-		return usagef("%s needs %s; got %d argument(s) (usage: amem %s)", cmd.Name(), what, len(args), cmd.Use)
 	}
 }
 

@@ -15,12 +15,12 @@ import (
 	"github.com/amem-dev/amem/local"
 )
 
-// configFor is the configuration of a command on namespace ns: a.cfg,
+// configFor is the configuration of a command on namespace ns: a.Cfg,
 // with ns's recorded embedder when nothing chose one. id, when the
 // command names a note without --namespace, stands for ns: the note's
 // namespace is the one that counts.
 func (a *app) configFor(ns, id string) (local.Config, error) {
-	cfg := a.cfg
+	cfg := a.Cfg
 	if cfg.Embedder != "" {
 		return cfg, nil
 	}
@@ -61,10 +61,10 @@ func (a *app) recordedEmbedder(ns, id string) (string, error) {
 // viewStore reads the store in one transaction, without a Memory: no
 // embedder is loaded for it.
 func (a *app) viewStore(fn func(amem.Tx) error) error {
-	if _, err := local.IsPostgres(a.cfg.Path); err != nil {
+	if _, err := local.IsPostgres(a.Cfg.Path); err != nil {
 		return err // before anything is created at a bad path
 	}
-	st, err := local.OpenStore(a.ctx, a.cfg.Path)
+	st, err := local.OpenStore(a.ctx, a.Cfg.Path)
 	if err != nil {
 		return err
 	}
@@ -79,12 +79,12 @@ func (a *app) viewStore(fn func(amem.Tx) error) error {
 // the configuration file; "" when none did.
 func (a *app) embedderSource() string {
 	switch {
-	case a.flags.embedder != "":
+	case a.Flags.Embedder != "":
 		return "--embedder"
 	case os.Getenv("AMEM_EMBEDDER") != "":
 		return "AMEM_EMBEDDER"
-	case a.cfg.Embedder != "":
-		return "the configuration file " + a.configFile
+	case a.Cfg.Embedder != "":
+		return "the configuration file " + a.ConfigFile
 	}
 	return ""
 }

@@ -133,7 +133,7 @@ func BenchmarkRecordedEmbedder(b *testing.B) {
 		b.Fatal(err)
 	}
 	a := &app{ctx: b.Context()}
-	a.cfg.Path = db
+	a.Cfg.Path = db
 	b.ReportAllocs()
 	for b.Loop() {
 		if spec, err := a.recordedEmbedder("alice", ""); err != nil || spec != "lexical" {

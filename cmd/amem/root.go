@@ -14,7 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/cli"
 	"github.com/amem-dev/amem/local"
+	"github.com/amem-dev/amem/memory"
 )
 
 // app holds what every verb shares: the global flags, the configuration
@@ -26,33 +28,22 @@ type app struct {
 
 	namespace string
 	jsonOut   bool
-	verbose   bool
-	flags     flagSettings
 
-	// cfg is the configuration the flags, the environment and the
-	// configuration file resolve to (see config.go); configFile is the
-	// file read, "" for none.
-	cfg        local.Config
-	configFile string
+	// Globals are the global flags amem shares with amem-eval and the
+	// configuration they resolve to: Cfg, read from ConfigFile.
+	cli.Globals
 
 	claimLease time.Duration // serve: see its flag
 	// approximateFrom is amem.Options.ApproximateFrom (serve: see its
 	// flag; 0, the default, elsewhere).
 	approximateFrom int
-	// restatement is amem.Options.RestatementSimilarity (0: its default).
-	restatement float64
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	a := &app{ctx: ctx, stdin: stdin, stdout: stdout, stderr: stderr}
-	root := a.rootCmd()
-	root.SetArgs(args)
-	root.SetIn(stdin)
-	root.SetOut(stdout)
-	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
-	if err != nil && (a.jsonOut || asksJSON(args)) {
-		return jsonError{err}
+	err := cli.Execute(ctx, a.rootCmd(), args, stdin, stdout, stderr)
+	if err != nil && (a.jsonOut || cli.AsksJSON(args)) {
+		return cli.JSONError{Err: err}
 	}
 	return err
 }
@@ -65,32 +56,14 @@ func (a *app) rootCmd() *cobra.Command {
 links, following the A-Mem method: each new note is enriched, linked to its
 nearest notes, and evolves them. Search returns the best notes plus their
 linked notes.`,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Version:       version,
-		PersistentPreRunE: func(cmd *cobra.Command, args []string) (err error) {
-			a.cfg, a.configFile, err = resolveConfig(a.flags, os.Getenv)
-			a.cfg.Options.RestatementSimilarity = a.restatement
-			return err
-		},
+		Version: version,
 	}
+	a.Setup(root, os.Getenv)
 	// --version says what amem version does, without a verb's setup.
 	root.SetVersionTemplate(currentVersion().String())
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usagef("%v (see 'amem %s --help')", err, c.Name())
-	})
 	pf := root.PersistentFlags()
-	pf.StringVar(&a.flags.db, "db", "", "database file (default $AMEM_DB, else amem.db in the user's data directory)")
 	pf.StringVarP(&a.namespace, "namespace", "n", "", "namespace (default \"default\"; verbs that take an ID find its namespace)")
 	pf.BoolVar(&a.jsonOut, "json", false, "print JSON for programs")
-	pf.StringVar(&a.flags.embedder, "embedder", "", "embedder: use-lite (default, a sentence model), lexical (no download) or openai:MODEL; env AMEM_EMBEDDER")
-	pf.StringVar(&a.flags.modelDir, "model-dir", "", "sentence model directory (default $AMEM_MODEL_DIR, else the user cache)")
-	pf.StringVar(&a.flags.curator, "curator", "", "curator: llm (default with --llm), offline (default without) or none; env AMEM_CURATOR")
-	pf.StringVar(&a.flags.llm, "llm", "", "LLM as openai:MODEL or anthropic:MODEL (env AMEM_LLM); keys and base URLs from OPENAI_* / ANTHROPIC_*")
-	pf.StringVar(&a.flags.llmBaseURL, "llm-base-url", "", "LLM server base URL (overrides OPENAI_BASE_URL / ANTHROPIC_BASE_URL)")
-	pf.StringVar(&a.flags.configPath, "config", "", "configuration file (default $AMEM_CONFIG, else ~/.config/amem/config.json if present)")
-	pf.Float64Var(&a.restatement, "restatement-similarity", amem.DefaultRestatementSimilarity, "cosine from which a new note is checked for restating its nearest note (same names, numbers and negation, nearly the same words) and linked to it as a restatement; negative: off")
-	pf.BoolVarP(&a.verbose, "verbose", "v", false, "log warnings (dropped curator output, failures) to stderr")
 
 	root.AddCommand(
 		a.addCmd(), a.searchCmd(), a.showCmd(), a.listCmd(), a.linksCmd(), a.historyCmd(),
@@ -103,9 +76,9 @@ linked notes.`,
 }
 
 // open opens the memory cfg describes, logging to stderr.
-func (a *app) open(cfg local.Config) (*amem.Memory, error) {
+func (a *app) open(cfg local.Config) (*memory.Memory, error) {
 	level := slog.LevelError
-	if a.verbose {
+	if a.Verbose {
 		level = slog.LevelInfo
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
@@ -123,7 +96,7 @@ func (a *app) ns() string {
 
 // resolve finds the namespace of a note ID: the --namespace flag if given
 // (and the note must be there), else wherever the note is.
-func (a *app) resolve(mem *amem.Memory, id string) (amem.Note, error) {
+func (a *app) resolve(mem *memory.Memory, id string) (amem.Note, error) {
 	if a.namespace != "" {
 		return mem.Get(a.ctx, a.namespace, id)
 	}
@@ -136,8 +109,8 @@ func (a *app) resolve(mem *amem.Memory, id string) (amem.Note, error) {
 
 // withNote opens the memory, finds the note id names (see resolve) and
 // runs fn.
-func (a *app) withNote(id string, fn func(*amem.Memory, amem.Note) error) error {
-	return a.withMemoryOf(a.ns(), id, func(mem *amem.Memory) error {
+func (a *app) withNote(id string, fn func(*memory.Memory, amem.Note) error) error {
+	return a.withMemoryOf(a.ns(), id, func(mem *memory.Memory) error {
 		n, err := a.resolve(mem, id)
 		if err != nil {
 			return err
@@ -148,14 +121,14 @@ func (a *app) withNote(id string, fn func(*amem.Memory, amem.Note) error) error 
 
 // withMemory opens the memory for the namespace in use, runs fn and
 // closes it.
-func (a *app) withMemory(fn func(*amem.Memory) error) error {
+func (a *app) withMemory(fn func(*memory.Memory) error) error {
 	return a.withMemoryOf(a.ns(), "", fn)
 }
 
 // withMemoryOf opens the memory with namespace ns's embedder (note id's
 // namespace's, for an ID given without --namespace; see configFor), runs
 // fn and closes it. A namespace's refusal of the embedder is explained.
-func (a *app) withMemoryOf(ns, id string, fn func(*amem.Memory) error) error {
+func (a *app) withMemoryOf(ns, id string, fn func(*memory.Memory) error) error {
 	cfg, err := a.configFor(ns, id)
 	if err != nil {
 		return err
@@ -221,4 +194,9 @@ func jsonCompact(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// checkLLM is cli.CheckLLM of the configuration in use.
+func (a *app) checkLLM(force bool, warn *slog.Logger) error {
+	return cli.CheckLLM(a.ctx, a.Cfg, force, warn)
 }

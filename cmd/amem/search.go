@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/wire"
 )
 
@@ -43,7 +44,7 @@ func (a *app) searchCmd() *cobra.Command {
 			default:
 				return usagef("--profile %q: use auto, general or conversation", profile)
 			}
-			return a.withMemory(func(mem *amem.Memory) error {
+			return a.withMemory(func(mem *memory.Memory) error {
 				res, err := mem.Search(a.ctx, amem.SearchRequest{
 					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
 					Filter:      f,

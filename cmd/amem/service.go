@@ -8,13 +8,14 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/local"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/webhook"
 )
 
 // service is a long-running memory (amem serve, amem mcp): Add returns
 // once a note is durable and searchable, and background workers enrich it.
 type service struct {
-	mem    *amem.Memory
+	mem    *memory.Memory
 	store  local.Store
 	stop   context.CancelFunc
 	done   sync.WaitGroup
@@ -25,7 +26,7 @@ type service struct {
 
 // openService opens the memory with asynchronous enrichment and starts the
 // workers.
-func (a *app) openService(logger *slog.Logger, workers amem.WorkerOptions) (*service, error) {
+func (a *app) openService(logger *slog.Logger, workers memory.WorkerOptions) (*service, error) {
 	s, err := a.openIdle(logger)
 	if err != nil {
 		return nil, err
@@ -46,8 +47,8 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 		return nil, err
 	}
 	cfg.Log, cfg.Logger = a.stderr, logger
-	cfg.Options = amem.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, ApproximateFrom: a.approximateFrom,
-		RestatementSimilarity: a.restatement}
+	cfg.Options = memory.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, ApproximateFrom: a.approximateFrom,
+		RestatementSimilarity: a.Restatement}
 	mem, st, err := local.OpenWithStore(a.ctx, cfg)
 	if err != nil {
 		return nil, err
@@ -85,7 +86,7 @@ func (s *service) startWebhooks(opts webhook.Options) error {
 }
 
 // start runs the enrichment workers until Close.
-func (s *service) start(workers amem.WorkerOptions) {
+func (s *service) start(workers memory.WorkerOptions) {
 	ctx, stop := context.WithCancel(context.Background())
 	s.stop = stop
 	s.done.Add(1)

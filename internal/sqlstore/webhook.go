@@ -3,9 +3,10 @@ package sqlstore
 import (
 	"cmp"
 	"fmt"
-	"github.com/amem-dev/amem/webhook"
 	"slices"
 	"strings"
+
+	"github.com/amem-dev/amem/webhook"
 
 	"github.com/amem-dev/amem"
 )

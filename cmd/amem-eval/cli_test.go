@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/amem-dev/amem/internal/cli"
+)
+
+// Mistakes in how amem-eval is typed are usage errors (exit 2) that say
+// what to type, as they were under amem eval.
+func TestCLIErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		msg  string
+	}{
+		{"bad suite set", []string{"--set", "turns"}, `--set "turns": use agent, locomo-facts or locomo-turns`},
+		{"suite set without data", []string{"suite", "--set", "locomo-turns"}, "needs --locomo FILE"},
+		{"bad suite mode", []string{"suite", "--mode", "semantic"}, `--mode "semantic": use vector, lexical`},
+		{"bad suite k", []string{"--k", "0"}, "--k must be between 1 and 100"},
+		{"an argument", []string{"locomo", "x.json"}, `locomo takes no arguments, got ["x.json"]`},
+		{"locomo without data", []string{"locomo"}, "--data FILE is required"},
+		{"bad flag", []string{"--colour"}, "unknown flag: --colour (see 'amem-eval --help')"},
+		{"bad verb flag", []string{"locomo", "--colour"}, "unknown flag: --colour (see 'amem-eval locomo --help')"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, err := evalCLI(t, tc.args...)
+			var msg bytes.Buffer
+			if code := cli.ExitCode("amem-eval", err, &msg); code != cli.ExitUsage {
+				t.Fatalf("exit %d (%v), want %d", code, err, cli.ExitUsage)
+			}
+			if !strings.HasPrefix(msg.String(), "amem-eval: ") || !strings.Contains(msg.String(), tc.msg) {
+				t.Fatalf("message %q lacks %q", msg.String(), tc.msg)
+			}
+		})
+	}
+}
+
+// The help says amem-eval, and lists both verbs.
+func TestCLIHelp(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"locomo", "--help"}, {"suite", "--help"}} {
+		var out bytes.Buffer
+		if err := run(context.Background(), args, strings.NewReader(""), &out, &out); err != nil {
+			t.Fatalf("amem-eval %v: %v", args, err)
+		}
+		if !strings.Contains(out.String(), "amem-eval") || strings.Contains(out.String(), "amem eval") {
+			t.Errorf("amem-eval %v:\n%s", args, out.String())
+		}
+	}
+	var out bytes.Buffer
+	run(context.Background(), []string{"--help"}, strings.NewReader(""), &out, &out)
+	for _, want := range []string{"locomo", "suite", "--locomo", "--fit-relevance", "--db", "--embedder", "--curator", "--llm"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("amem-eval --help lacks %s:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,48 @@
+// Command amem-eval is amem's evaluation lab: the suite that scores search
+// on several shapes of memory (bare amem-eval, amem-eval suite) and the
+// LoCoMo benchmark (amem-eval locomo). It is a command of its own so that
+// the amem binary does not link package eval and its plotting libraries;
+// it shares amem's global flags, configuration and exit codes through
+// internal/cli. Build it with 'make lab'.
+package main
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/amem-dev/amem/internal/cli"
+)
+
+func main() { cli.Main("amem-eval", run) }
+
+// app holds what every verb shares: the global flags, the configuration
+// they resolve to and the streams.
+type app struct {
+	ctx            context.Context
+	stdout, stderr io.Writer
+	cli.Globals
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	a := &app{ctx: ctx, stdout: stdout, stderr: stderr}
+	return cli.Execute(ctx, a.rootCmd(), args, stdin, stdout, stderr)
+}
+
+// rootCmd is amem-eval: bare, it runs the suite, with the suite's flags.
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "amem-eval",
+		Short: "measure search: the suite of several memory shapes (default), or LoCoMo",
+		Long:  "amem-eval runs the evaluation suite (amem-eval suite: every set, every mode, one table) or the LoCoMo benchmark (amem-eval locomo).",
+	}
+	a.Setup(root, os.Getenv)
+	root.CompletionOptions.DisableDefaultCmd = true
+	suite := a.suiteCmd()
+	root.AddCommand(a.locomoCmd(), suite)
+	root.Flags().AddFlagSet(suite.Flags())
+	root.Args, root.PreRun, root.RunE = suite.Args, suite.PreRun, suite.RunE
+	return root
+}

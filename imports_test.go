@@ -1,0 +1,100 @@
+package amem_test
+
+import (
+	"encoding/json"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/amem-dev/amem"
+
+// pkgInfo is what go list says of a package.
+type pkgInfo struct {
+	ImportPath string
+	Standard   bool
+	Imports    []string
+	Deps       []string
+}
+
+// goList lists the module's packages (or patterns) with go list -json.
+func goList(t *testing.T, args ...string) []pkgInfo {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-json"}, args...)...)
+	cmd.Dir = "."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list %v: %v", args, err)
+	}
+	var pkgs []pkgInfo
+	dec := json.NewDecoder(strings.NewReader(string(out)))
+	for {
+		var p pkgInfo
+		if err := dec.Decode(&p); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	return pkgs
+}
+
+func ours(path string) bool { return path == module || strings.HasPrefix(path, module+"/") }
+
+// The house's import rules: the domain is a leaf that imports nothing
+// outside the standard library and this module; the search pipeline reads
+// no store and knows no engine; the engine knows no server, store or
+// command; nothing imports a command.
+func TestImportRules(t *testing.T) {
+	all := goList(t, "./...")
+	byPath := map[string]pkgInfo{}
+	for _, p := range all {
+		byPath[p.ImportPath] = p
+	}
+	std := map[string]bool{}
+	for _, p := range goList(t, "-deps", ".") {
+		std[p.ImportPath] = p.Standard
+	}
+	for _, d := range byPath[module].Deps {
+		if !std[d] && !ours(d) {
+			t.Errorf("the root package depends on %s, outside the standard library and this module", d)
+		}
+	}
+	for _, d := range byPath[module].Deps {
+		for _, banned := range []string{"/index", "/lexindex", "/memory", "/internal/mmap"} {
+			if d == module+banned || strings.HasPrefix(d, module+banned+"/") {
+				t.Errorf("the root package (the domain) depends on %s: index or engine code", d)
+			}
+		}
+	}
+	rules := []struct {
+		pkg    string
+		banned []string
+	}{
+		{"/search", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/lexindex", "/index"}},
+		{"/search/conversation", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local"}},
+		{"/memory", []string{"/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
+	}
+	for _, r := range rules {
+		p, ok := byPath[module+r.pkg]
+		if !ok {
+			t.Fatalf("no package %s", r.pkg)
+		}
+		for _, d := range p.Deps {
+			for _, b := range r.banned {
+				if d == module+b || strings.HasPrefix(d, module+b+"/") {
+					t.Errorf("%s depends on %s", r.pkg, d)
+				}
+			}
+		}
+	}
+	for _, p := range all {
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module+"/cmd/") {
+				t.Errorf("%s imports the command %s", p.ImportPath, imp)
+			}
+		}
+	}
+}

@@ -1,0 +1,273 @@
+package memory
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/amem-dev/amem"
+)
+
+// Memory is an A-Mem memory system over a Store. It is safe for concurrent
+// use, and several processes (or hosts, on a shared store) may open the
+// same store: every write is a transaction of the store, compare-and-set
+// on the note's version where it read the note first; the search index of
+// each process follows the store's change feed (space.go); a note is
+// enriched under a claim in the store (claim.go), so by one process at a
+// time. Curator and embedder calls happen outside any lock and any
+// transaction.
+type Memory struct {
+	store amem.Store
+	opts  Options
+	log   *slog.Logger
+	ids   amem.IDSource
+
+	// owner names this Memory in the claims it takes; each claim adds a
+	// number of its own.
+	owner  string
+	claims atomic.Uint64
+
+	closed atomic.Bool
+	spaces *spaces
+
+	// bg is done at Close; builds counts the background index builds
+	// running (build.go), which Close waits for. bgMu orders a build's
+	// start before Close's wait, or after bg is done (then it does not
+	// start).
+	bg     context.Context
+	stopBG context.CancelFunc
+	bgMu   sync.Mutex
+	builds sync.WaitGroup
+	// annBuilds and annLoads count approximate indexes built and read
+	// from Options.IndexDir, for tests; buildHook, set by tests, runs
+	// at the start of each build.
+	annBuilds, annLoads atomic.Int64
+	buildHook           func(ns string)
+
+	// lexLoads counts full-text indexes read from Options.IndexDir, for
+	// tests.
+	lexLoads atomic.Int64
+	// resaveMin, set by tests, replaces resaveEvery's floor of 4,096.
+	resaveMin int
+
+	warmMu sync.Mutex
+	warm   map[string]*warmState // per namespace, kept when its index is evicted
+
+	wakeMu sync.Mutex
+	wake   chan struct{} // closed and replaced by notify
+
+	waitMu  sync.Mutex
+	waiters map[string]chan struct{} // closed when this process releases a claim on the note
+}
+
+// Open returns a Memory over store. The store stays owned by the caller
+// only until Open succeeds: Memory.Close closes it.
+func Open(ctx context.Context, store amem.Store, opts *Options) (*Memory, error) {
+	if store == nil {
+		return nil, invalidf("store is nil")
+	}
+	o := opts.withDefaults()
+	if o.Embedder == nil {
+		return nil, invalidf("Options.Embedder is nil; use package local for the offline default or pass one")
+	}
+	if o.Ranker != nil {
+		if err := o.Ranker.Validate(); err != nil {
+			return nil, fmt.Errorf("Options.Ranker: %w", err)
+		}
+	}
+	if o.Embedder.Dimensions() <= 0 {
+		return nil, invalidf("embedder %s reports %d dimensions", o.Embedder.Name(), o.Embedder.Dimensions())
+	}
+	m := &Memory{
+		store: store, opts: o, log: o.Logger,
+		owner:   newOwner(),
+		spaces:  newSpaces(o.IndexBudget),
+		warm:    make(map[string]*warmState),
+		wake:    make(chan struct{}),
+		waiters: make(map[string]chan struct{}),
+	}
+	m.bg, m.stopBG = context.WithCancel(context.Background())
+	// Check the store answers before handing the Memory out.
+	if err := store.View(ctx, func(tx amem.Tx) error { _, err := tx.Namespaces(); return err }); err != nil {
+		m.stopBG()
+		return nil, fmt.Errorf("open memory: %w", err)
+	}
+	return m, nil
+}
+
+// newOwner names a Memory in claims: host and process for people reading
+// the store, random bits so two Memories of one process differ.
+func newOwner() string {
+	host, _ := os.Hostname()
+	var b [4]byte
+	_, _ = rand.Read(b[:])
+	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
+}
+
+// Close stops the background index builds, saves the approximate indexes
+// that changed (Options.IndexDir) and closes the store. Calls after Close
+// return ErrClosed.
+func (m *Memory) Close() error {
+	if m.closed.Swap(true) {
+		return nil
+	}
+	m.bgMu.Lock()
+	m.stopBG()
+	m.bgMu.Unlock()
+	m.builds.Wait()
+	m.saveIndexes()
+	return m.store.Close()
+}
+
+func (m *Memory) alive() error {
+	if m.closed.Load() {
+		return amem.ErrClosed
+	}
+	return nil
+}
+
+// Embedder returns the configured embedder.
+func (m *Memory) Embedder() amem.Embedder { return m.opts.Embedder }
+
+// checkInfo refuses a namespace embedded by another model: its vectors
+// would not be comparable with ours.
+func (m *Memory) checkInfo(info amem.NamespaceInfo) error {
+	emb := m.opts.Embedder
+	if info.Dimensions != emb.Dimensions() || info.Embedder != emb.Name() {
+		return &amem.EmbedderMismatchError{Namespace: info.Name, Stored: info.Embedder, StoredDimensions: info.Dimensions,
+			Configured: emb.Name(), Dimensions: emb.Dimensions()}
+	}
+	return nil
+}
+
+// ensureNamespace records the embedder of a new namespace, inside the
+// write transaction that stores its first note.
+func (m *Memory) ensureNamespace(tx amem.Tx, ns string) error {
+	info, err := tx.Namespace(ns)
+	if errors.Is(err, amem.ErrNotFound) {
+		return tx.PutNamespace(amem.NamespaceInfo{
+			Name: ns, Embedder: m.opts.Embedder.Name(), Dimensions: m.opts.Embedder.Dimensions(),
+			CreatedAt: m.opts.Now().UTC(),
+		})
+	}
+	if err != nil {
+		return err
+	}
+	return m.checkInfo(info)
+}
+
+// embed embeds texts and checks the vectors' shape: an embedder that
+// returns the wrong count or length is an error, never a stored vector. A
+// text given twice is embedded once, and its vector is shared.
+func (m *Memory) embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
+	}
+	ctx, span := m.startSpan(ctx, "amem.embed", attrTexts.Int(len(texts)))
+	vecs, err := m.embedTexts(ctx, texts)
+	endSpan(span, err)
+	return vecs, err
+}
+
+func (m *Memory) embedTexts(ctx context.Context, texts []string) ([][]float32, error) {
+	unique, at := dedupe(texts)
+	vecs, err := m.opts.Embedder.Embed(ctx, unique)
+	if err != nil {
+		return nil, fmt.Errorf("embed: %w", err)
+	}
+	if len(vecs) != len(unique) {
+		return nil, fmt.Errorf("embed: %s returned %d vectors for %d texts", m.opts.Embedder.Name(), len(vecs), len(unique))
+	}
+	dim := m.opts.Embedder.Dimensions()
+	for _, v := range vecs {
+		if len(v) != dim {
+			return nil, fmt.Errorf("%w: %s returned a %d-dimension vector, expected %d", amem.ErrDimensionMismatch, m.opts.Embedder.Name(), len(v), dim)
+		}
+	}
+	if at == nil {
+		return vecs, nil
+	}
+	// Each text gets its own copy: the vectors go into different notes.
+	out := make([][]float32, len(texts))
+	taken := make([]bool, len(vecs))
+	for i, u := range at {
+		if out[i] = vecs[u]; taken[u] {
+			out[i] = slices.Clone(vecs[u])
+		}
+		taken[u] = true
+	}
+	return out, nil
+}
+
+// dedupe returns texts without repeats and, when there were any, where
+// each text went in it (nil otherwise).
+func dedupe(texts []string) (unique []string, at []int) {
+	if len(texts) < 2 {
+		return texts, nil
+	}
+	first := make(map[string]int, len(texts))
+	for i, t := range texts {
+		if _, ok := first[t]; !ok {
+			first[t] = i
+		}
+	}
+	if len(first) == len(texts) {
+		return texts, nil
+	}
+	at = make([]int, len(texts))
+	for i, t := range texts {
+		if j := first[t]; j < i {
+			at[i] = at[j]
+			continue
+		}
+		at[i] = len(unique)
+		unique = append(unique, t)
+	}
+	return unique, at
+}
+
+// sameVector reports whether next, a changed version of prev, can keep
+// prev's vector: its embedding text is the same and prev has a vector of
+// the embedder's size.
+func (m *Memory) sameVector(prev, next amem.Note) bool {
+	return len(prev.Embedding) == m.opts.Embedder.Dimensions() &&
+		m.opts.EmbedText(prev) == m.opts.EmbedText(next)
+}
+
+// view and update run a store transaction unless the Memory is closed.
+func (m *Memory) view(ctx context.Context, fn func(amem.Tx) error) error {
+	if err := m.alive(); err != nil {
+		return err
+	}
+	return m.store.View(ctx, fn)
+}
+
+func (m *Memory) update(ctx context.Context, fn func(amem.Tx) error) error {
+	if err := m.alive(); err != nil {
+		return err
+	}
+	return m.store.Update(ctx, fn)
+}
+
+// wakeChan returns the channel the next notify closes. Take it before
+// looking for work, so a notify in between is not missed.
+func (m *Memory) wakeChan() <-chan struct{} {
+	m.wakeMu.Lock()
+	defer m.wakeMu.Unlock()
+	return m.wake
+}
+
+// notify wakes every worker waiting for work, without blocking.
+func (m *Memory) notify() {
+	m.wakeMu.Lock()
+	close(m.wake)
+	m.wake = make(chan struct{})
+	m.wakeMu.Unlock()
+}

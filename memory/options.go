@@ -1,0 +1,284 @@
+package memory
+
+import (
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/amem-dev/amem"
+
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Options configure a Memory. A nil *Options means all defaults; each zero
+// field means its default.
+type Options struct {
+	// Embedder makes the vectors. Required: the root package has no
+	// default model (package local wires the offline default).
+	Embedder amem.Embedder
+
+	// Curator makes the A-Mem decisions. Nil means no curator: notes keep
+	// only caller-given attributes, get no links and are marked done.
+	Curator amem.Curator
+
+	// Logger receives warnings such as dropped curator output. Default:
+	// slog.Default().
+	Logger *slog.Logger
+
+	// Now is the clock (default time.Now); tests inject a fixed one.
+	Now func() time.Time
+
+	// TracerProvider makes the spans of Add, enrichment and Search
+	// (tracing.go). Nil means the global one, otel.GetTracerProvider(),
+	// which records nothing until a program installs an SDK.
+	TracerProvider trace.TracerProvider
+
+	// Candidates is how many nearest notes are shown to the curator as
+	// link candidates (default 10, the paper's k).
+	Candidates int
+
+	// EmbedText builds the text that is embedded for a note. Default:
+	// EmbedTextPaper, the paper's Eq. 3 (content, context, keywords, tags).
+	EmbedText func(amem.Note) string
+
+	// MaxContentBytes bounds a note's content (default 32 KiB).
+	MaxContentBytes int
+
+	// LinksPerHit and LinkBudget set the retrieval policy: after the direct
+	// hits, each direct hit (in rank order) brings up to LinksPerHit of its
+	// strongest linked notes, until LinkBudget linked notes are in the
+	// context. Defaults: 3 per hit, budget equal to k. A negative value
+	// disables linked notes.
+	LinksPerHit int
+	LinkBudget  int
+
+	// LinkOrder places the linked notes in the context list: LinksAfter
+	// (default) puts all direct hits first, then the linked notes in the
+	// order of the hits that brought them; LinksInterleaved puts each
+	// hit's linked notes right after it.
+	LinkOrder amem.LinkOrder
+
+	// RestatementSimilarity is the cosine at or above which a new note and
+	// its nearest neighbour are checked for saying the same thing (same
+	// names, numbers and negation, nearly the same words); a restatement
+	// is linked to the note it restates, first and at strength 1, with a
+	// reason that starts with RestatementReason. Default
+	// DefaultRestatementSimilarity; negative turns it off.
+	RestatementSimilarity float64
+	// LexicalWeight is the weight of the full-text ranking against the
+	// vector ranking (weight 1) in hybrid search's reciprocal rank fusion.
+	// Default 1. A weak embedder wants more: with the offline sentence
+	// model, 3 gave the best LoCoMo recall in each conversation measured
+	// (package local sets it).
+	LexicalWeight float64
+	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight weigh three
+	// more rankings in the conversation profile's fusion (package
+	// search/conversation): the notes
+	// written right after the first hits (a conversation's replies), a
+	// full-text search of the first hits' keywords, and a vector search
+	// of the mean of their embeddings (pseudo-relevance feedback on
+	// either side). Default 0: off.
+	ReplyWeight         float64
+	FeedbackWeight      float64
+	DenseFeedbackWeight float64
+	// DaySpread, in [0, 1), spreads hybrid search's hits over the days
+	// they were said (package search/conversation): each hit's fused score is
+	// multiplied by 1 - DaySpread for every better hit from the same day.
+	// Default 0: off.
+	DaySpread float64
+	// Ranker re-orders hybrid search's first candidates by a learned
+	// score (package search/conversation), in the conversation profile. Default nil:
+	// fusion's order. Package local sets the weights trained on LoCoMo's
+	// development split. A day spread, when on, takes the ranker's
+	// place: the ranker was trained without it.
+	Ranker *Ranker
+
+	// Profile is hybrid search's profile (search.Profile) when a request
+	// names none. Default ProfileAuto: conversation for a namespace of
+	// dialogue turns, general for any other. The reply and feedback
+	// rankings, the day spread and the ranker above serve the
+	// conversation profile only.
+	Profile amem.Profile
+
+	// Relevance turns what a search measured of each hit into its Score
+	// (search.Relevance). Default DefaultRelevance.
+	Relevance *Relevance
+
+	// OnEnrich, if set, is called once after each enrichment that ran
+	// (whoever started it: Add, Enrich, a worker), with the note as it
+	// ended and the error (an *EnrichError when the curator failed); not
+	// for a note found already enriched, nor for callers that waited on
+	// an enrichment already running. For metrics; it must not block.
+	OnEnrich func(n amem.Note, err error)
+
+	// Async stops Add and Update from enriching before they return; the
+	// caller (or a worker) runs Enrich/EnrichPending later. Default false:
+	// Add returns after enrichment, with the note's final state.
+	Async bool
+
+	// MaxAttempts: a note whose enrichment failed this many times is left
+	// failed, out of the background queue, until an explicit retry
+	// (Enrich, EnrichPending, `amem enrich --retry`). Default 5.
+	MaxAttempts int
+	// RetryBackoff: after its n-th failure a note is due again after
+	// RetryBackoff * 2^(n-1), capped at 10 minutes, with ±20% jitter so
+	// that notes that failed together (a provider outage) are not retried
+	// together. Default 1s.
+	RetryBackoff time.Duration
+
+	// ClaimLease is how long an enrichment's claim on its note lasts
+	// unless renewed; it is renewed every third of it while the
+	// enrichment runs, so it bounds how long a note claimed by a process
+	// that died waits before another process takes it over. Default 30s.
+	ClaimLease time.Duration
+
+	// IndexBudget bounds the bytes the in-process indexes hold (vectors,
+	// 4 per dimension per note, or the approximate index's codes and
+	// links, and an estimate of the full-text index's); past it the least recently used namespaces are dropped,
+	// to be reloaded from the store when next used. Default 1 GiB (about
+	// 450,000 notes of 512 dimensions); negative means no bound.
+	IndexBudget int64
+
+	// ApproximateFrom is the number of vectors from which a namespace is
+	// searched through an approximate index (package hnsw: int8 codes in
+	// a graph, candidates re-ranked by their float vectors, memory-mapped
+	// from a file beside the graph when IndexDir is set, else read from
+	// the store) instead of an exact scan. Default DefaultApproximateFrom;
+	// negative means never. The index is built in the background while
+	// searches stay exact, and swapped in when ready.
+	ApproximateFrom int
+
+	// ApproximateEf is the candidate pool of an approximate search (hnsw
+	// Options.EfSearch), the knob between its recall and its speed: a
+	// search costs about in proportion to it. Default
+	// DefaultApproximateEf.
+	ApproximateEf int
+
+	// IndexDir is where approximate indexes are saved, per namespace a
+	// graph, its float vectors (memory-mapped for re-ranking, so they
+	// cost no heap) and the full-text index, so that reopening a large
+	// namespace reads its indexes instead of building them. Empty: not
+	// saved, and re-ranking reads the store. Package local sets it
+	// beside the database. The files are a cache: one the store does not
+	// bear out is deleted and rebuilt.
+	IndexDir string
+}
+
+// Defaults.
+const (
+	DefaultCandidates      = 10
+	DefaultMaxContentBytes = 32 << 10
+	DefaultLinksPerHit     = 3
+	// DefaultApproximateFrom is where exact search (16 ms at 50k x 512
+	// on one core) starts to cost more than an approximate index's build
+	// and its 1-in-100 misses are worth; see package hnsw.
+	DefaultApproximateFrom = 50_000
+)
+
+// DefaultApproximateEf is Options.ApproximateEf's default: the smallest
+// pool measured that keeps recall@10 at 0.95 at 1M notes. On 1M mix
+// notes (BenchmarkApproximate, one core, 2-core VM at load 5,
+// 2026-12-04), through Memory.Search: recall@10 0.920 at 128, 0.942 at
+// 192, 0.956 at 256, 0.972 at 384; CPU p50 1.11, 1.31, 1.47 and 1.83 ms
+// (exact search 203 ms in the same run). 1 ms was not reached on that
+// machine: about half of a search is the store's read of the ten hits.
+// At 100k, 256 gives 0.998 on mix notes and 0.987 on the near-duplicate
+// corpus. annOptions in vectors.go has the history.
+const DefaultApproximateEf = 256
+
+// EmbedTextPaper joins content, context, keywords and tags, the text the
+// A-Mem paper embeds (Eq. 3). Empty parts are left out.
+func EmbedTextPaper(n amem.Note) string {
+	parts := []string{n.Content}
+	if n.Context != "" {
+		parts = append(parts, n.Context)
+	}
+	if len(n.Keywords) > 0 {
+		parts = append(parts, strings.Join(n.Keywords, ", "))
+	}
+	if len(n.Tags) > 0 {
+		parts = append(parts, strings.Join(n.Tags, ", "))
+	}
+	return strings.Join(parts, "\n")
+}
+
+// EmbedTextContent embeds the content alone.
+func EmbedTextContent(n amem.Note) string { return n.Content }
+
+func (o *Options) withDefaults() Options {
+	var v Options
+	if o != nil {
+		v = *o
+	}
+	if v.Logger == nil {
+		v.Logger = slog.Default()
+	}
+	if v.Now == nil {
+		v.Now = time.Now
+	}
+	if v.RestatementSimilarity == 0 {
+		v.RestatementSimilarity = DefaultRestatementSimilarity
+	}
+	if v.Candidates <= 0 {
+		v.Candidates = DefaultCandidates
+	}
+	if v.EmbedText == nil {
+		v.EmbedText = EmbedTextPaper
+	}
+	if v.MaxContentBytes <= 0 {
+		v.MaxContentBytes = DefaultMaxContentBytes
+	}
+	if v.LinkOrder == "" {
+		v.LinkOrder = amem.LinksAfter
+	}
+	if v.LinksPerHit == 0 {
+		v.LinksPerHit = DefaultLinksPerHit
+	}
+	if v.LexicalWeight <= 0 {
+		v.LexicalWeight = 1
+	}
+	if v.Relevance == nil {
+		v.Relevance = &DefaultRelevance
+	}
+	if v.Profile == "" {
+		v.Profile = amem.ProfileAuto
+	}
+	if v.MaxAttempts <= 0 {
+		v.MaxAttempts = 5
+	}
+	if v.RetryBackoff <= 0 {
+		v.RetryBackoff = time.Second
+	}
+	if v.ClaimLease <= 0 {
+		v.ClaimLease = 30 * time.Second
+	}
+	if v.ApproximateFrom == 0 {
+		v.ApproximateFrom = DefaultApproximateFrom
+	}
+	if v.ApproximateEf <= 0 {
+		v.ApproximateEf = DefaultApproximateEf
+	}
+	if v.IndexBudget == 0 {
+		v.IndexBudget = 1 << 30
+	}
+	return v
+}
+
+const maxBackoff = 10 * time.Minute
+
+// retryAt is when a note that has now failed attempts times is due again:
+// zero once it has used up MaxAttempts. jitter is in [-1, 1].
+func (o Options) retryAt(now time.Time, attempts int, jitter float64) time.Time {
+	if attempts >= o.MaxAttempts {
+		return time.Time{}
+	}
+	d := o.RetryBackoff
+	for i := 1; i < attempts && d < maxBackoff; i++ {
+		d *= 2
+	}
+	d = min(d, maxBackoff)
+	return now.Add(d + time.Duration(jitter*backoffJitter*float64(d)))
+}
+
+// backoffJitter spreads retries by up to ±20% of the backoff.
+const backoffJitter = 0.2
