@@ -7,11 +7,15 @@ GO ?= go
 
 .PHONY: build lab demo test model bench
 
+# The product is built without the debug tables (-s -w; stack traces keep
+# their function names and lines) and without the build machine's paths.
+RELEASE ?= -trimpath -ldflags='-s -w'
+
 build:
-	$(GO) build -o bin/amem ./cmd/amem
+	$(GO) build $(RELEASE) -o bin/amem ./cmd/amem
 
 lab:
-	$(GO) build -o bin/amem-eval ./cmd/amem-eval
+	$(GO) build $(RELEASE) -o bin/amem-eval ./cmd/amem-eval
 
 model: build
 	./bin/amem model pull

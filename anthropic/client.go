@@ -95,9 +95,10 @@ func New(cfg Config) (*Client, error) {
 	if cfg.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(cfg.HTTPClient))
 	}
-	sc := sdk.NewClient(opts...)
+	// Only the Messages service: the SDK's whole client holds every
+	// Anthropic API, most of which would be linked for nothing.
 	return &Client{
-		messages:   sc.Messages,
+		messages:   sdk.NewMessageService(opts...),
 		model:      cfg.Model,
 		maxTokens:  cfg.MaxTokens,
 		timeout:    cfg.Timeout,

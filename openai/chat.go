@@ -20,7 +20,7 @@ import (
 // endpoint. It is safe for concurrent use.
 type Chat struct {
 	cfg    Config
-	client sdk.Client
+	client sdk.ChatCompletionService
 	sem    semaphore
 	// maxCompletionTokens: OpenAI's reasoning models reject max_tokens,
 	// and most local servers don't know max_completion_tokens, so the
@@ -48,7 +48,7 @@ func NewChat(cfg Config) (*Chat, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Chat{cfg: cfg, client: cfg.client(), sem: make(semaphore, cfg.MaxConcurrency)}
+	c := &Chat{cfg: cfg, client: sdk.NewChatCompletionService(cfg.options()...), sem: make(semaphore, cfg.MaxConcurrency)}
 	if u, err := url.Parse(cfg.BaseURL); err == nil && strings.EqualFold(u.Hostname(), "api.openai.com") {
 		c.maxCompletionTokens = true
 	}
@@ -76,7 +76,7 @@ func (c *Chat) Complete(ctx context.Context, req amem.LLMRequest) (amem.LLMRespo
 			return amem.LLMResponse{}, &amem.ProviderError{Provider: provider, Err: fmt.Errorf("chat completion: %w", err)}
 		}
 		var res *http.Response
-		comp, err := c.client.Chat.Completions.New(ctx, params, option.WithResponseInto(&res))
+		comp, err := c.client.New(ctx, params, option.WithResponseInto(&res))
 		if err != nil {
 			if req.Schema != nil && c.cfg.StructuredOutput == StructuredAuto && level < levelNone &&
 				ctx.Err() == nil && formatRejected(err) {

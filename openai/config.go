@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 )
 
@@ -142,9 +141,13 @@ func (c Config) withDefaults() (Config, error) {
 	return c, nil
 }
 
-// client builds the SDK client. Retries, Retry-After and the per-attempt
-// timeout are the SDK's (see doc.go for what it does and why it is enough).
-func (c Config) client() sdk.Client {
+// options are the SDK's request options for c. Retries, Retry-After and
+// the per-attempt timeout are the SDK's (see doc.go for what it does and
+// why it is enough). Each type builds only the service it calls
+// (sdk.NewChatCompletionService, sdk.NewEmbeddingService): the SDK's
+// whole client holds every OpenAI API, and linking it made about a
+// third of the amem binary.
+func (c Config) options() []option.RequestOption {
 	// The SDK joins paths onto the base URL, so its query string goes
 	// with every request instead (withDefaults checked that it parses).
 	base, _ := url.Parse(c.BaseURL)
@@ -169,7 +172,7 @@ func (c Config) client() sdk.Client {
 	if c.HTTPClient != nil {
 		opts = append(opts, option.WithHTTPClient(c.HTTPClient))
 	}
-	return sdk.NewClient(opts...)
+	return opts
 }
 
 // semaphore bounds the requests in flight.

@@ -21,7 +21,7 @@ import (
 // blank vector is as meaningless as an empty one.
 type Embedder struct {
 	cfg    Config
-	client sdk.Client
+	client sdk.EmbeddingService
 	sem    semaphore
 	// dims is fixed at construction or by the first response; every
 	// vector after must match it.
@@ -42,7 +42,7 @@ func NewEmbedder(cfg Config, dims int) (*Embedder, error) {
 	if dims < 0 {
 		return nil, fmt.Errorf("%w: negative dimensions %d", ErrInvalidConfig, dims)
 	}
-	e := &Embedder{cfg: cfg, client: cfg.client(), sem: make(semaphore, cfg.MaxConcurrency)}
+	e := &Embedder{cfg: cfg, client: sdk.NewEmbeddingService(cfg.options()...), sem: make(semaphore, cfg.MaxConcurrency)}
 	e.dims.Store(int64(dims))
 	return e, nil
 }
@@ -102,7 +102,7 @@ func (e *Embedder) embedBatch(ctx context.Context, texts []string, out [][]float
 		input[i] = t
 	}
 	var res *http.Response
-	resp, err := e.client.Embeddings.New(ctx, sdk.EmbeddingNewParams{
+	resp, err := e.client.New(ctx, sdk.EmbeddingNewParams{
 		Model:          e.cfg.Model,
 		Input:          sdk.EmbeddingNewParamsInputUnion{OfArrayOfStrings: input},
 		EncodingFormat: sdk.EmbeddingNewParamsEncodingFormatFloat,
