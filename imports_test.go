@@ -45,8 +45,9 @@ func ours(path string) bool { return path == module || strings.HasPrefix(path, m
 
 // The house's import rules: the domain is a leaf that imports nothing
 // outside the standard library and this module; the search pipeline reads
-// no store and knows no engine; the engine knows no server, store or
-// command; nothing imports a command.
+// no store and knows no engine; the engine, and the kernel beneath it
+// (the index cache), know no server, store or command; nothing imports a
+// command.
 func TestImportRules(t *testing.T) {
 	all := goList(t, "./...")
 	byPath := map[string]pkgInfo{}
@@ -63,7 +64,7 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 	for _, d := range byPath[module].Deps {
-		for _, banned := range []string{"/index", "/lexindex", "/memory", "/internal/mmap"} {
+		for _, banned := range []string{"/index", "/lexindex", "/kernel", "/memory", "/internal/mmap"} {
 			if d == module+banned || strings.HasPrefix(d, module+banned+"/") {
 				t.Errorf("the root package (the domain) depends on %s: index or engine code", d)
 			}
@@ -76,6 +77,7 @@ func TestImportRules(t *testing.T) {
 		{"/search", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/lexindex", "/index"}},
 		{"/search/conversation", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local"}},
 		{"/memory", []string{"/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
+		{"/kernel", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 	}
 	for _, r := range rules {
 		p, ok := byPath[module+r.pkg]

@@ -1,6 +1,7 @@
 package memory_test
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -450,4 +452,62 @@ func TestApproximateCloseDuringBuild(t *testing.T) {
 	mem = openOpts(t, path, annOptions(300, dir))
 	defer mem.Close()
 	waitApproximate(t, mem, "closing")
+}
+
+// A search only reads: a saved file the store contradicts is deleted,
+// and the namespace's index built, by the kernel's background goroutine,
+// which the search asks and does not wait for. Held by another
+// namespace's build, that goroutine leaves the damaged file in place
+// after the search has returned, then replaces it.
+func TestSearchLeavesFilesToTheKernel(t *testing.T) {
+	path, dir := filepath.Join(t.TempDir(), "f.db"), t.TempDir()
+	mem := openOpts(t, path, annOptions(300, dir))
+	addNotes(t, mem, "kept", 0, 400)
+	waitApproximate(t, mem, "kept")
+	if err := mem.Close(); err != nil {
+		t.Fatal(err)
+	}
+	file := memory.ANNPath(dir, "kept")
+	damaged, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged[len(damaged)/2] ^= 0xff
+	if err := os.WriteFile(file, damaged, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	mem = openOpts(t, path, annOptions(300, dir))
+	defer mem.Close()
+	release := make(chan struct{})
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // before Close, which waits for the held build
+	started := make(chan string, 2)
+	mem.SetBuildHook(func(ns string) {
+		started <- ns
+		if ns == "busy" {
+			<-release
+		}
+	})
+	addNotes(t, mem, "busy", 0, 400)
+	vectorIDs(t, mem, "busy", "start a build")
+	if ns := <-started; ns != "busy" {
+		t.Fatalf("first build for %s", ns)
+	}
+	res := vectorIDs(t, mem, "kept", "note kept 10")
+	if len(res) == 0 {
+		t.Fatal("no hits")
+	}
+	if b, err := os.ReadFile(file); err != nil || !bytes.Equal(b, damaged) {
+		t.Fatalf("after the search the damaged file is changed or gone (%v): the search wrote or deleted it", err)
+	}
+	if approx, building := mem.Approximate("kept"); approx || !building {
+		t.Fatalf("kept after the search: approximate %v, building %v; want exact, a build asked for", approx, building)
+	}
+	free()
+	waitApproximate(t, mem, "kept")
+	if b, err := os.ReadFile(file); err == nil && bytes.Equal(b, damaged) {
+		t.Fatal("the damaged file is still there after the build")
+	}
 }

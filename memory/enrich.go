@@ -113,7 +113,7 @@ func (m *Memory) enrich(ctx context.Context, c *claim, due func(amem.Note) bool)
 		m.recordSpent(ctx, n, p.usage)
 		return amem.Note{}, true, fmt.Errorf("enrich %s: %w", id, err)
 	}
-	m.advance(ctx, ns)
+	m.k.Advance(ctx, ns)
 	done, err := m.Get(ctx, ns, id)
 	return done, true, err
 }
@@ -412,11 +412,11 @@ func (m *Memory) warmCurator(ctx context.Context, ns string) error {
 // candidates returns the note's nearest notes in its namespace, itself
 // excluded, as the curator will see them.
 func (m *Memory) candidates(ctx context.Context, n amem.Note) ([]amem.Candidate, error) {
-	s, err := m.fresh(ctx, n.Namespace)
+	s, err := m.k.Fresh(ctx, n.Namespace)
 	if err != nil {
 		return nil, err
 	}
-	hits, err := s.search(n.Embedding, m.opts.Candidates, nil, n.ID, m.rerank(ctx, n.Namespace))
+	hits, err := s.Search(n.Embedding, m.opts.Candidates, nil, n.ID, m.k.Rerank(ctx, n.Namespace))
 	if err != nil {
 		return nil, err
 	}
@@ -678,7 +678,7 @@ func (m *Memory) markFailed(ctx context.Context, c *claim, n amem.Note, cause er
 	}
 	if err == nil {
 		c.committed()
-		m.advance(ctx, n.Namespace)
+		m.k.Advance(ctx, n.Namespace)
 	}
 	return err
 }

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/kernel"
 )
 
 // Memory is an A-Mem memory system over a Store. It is safe for concurrent
@@ -35,27 +36,8 @@ type Memory struct {
 	claims atomic.Uint64
 
 	closed atomic.Bool
-	spaces *spaces
-
-	// bg is done at Close; builds counts the background index builds
-	// running (build.go), which Close waits for. bgMu orders a build's
-	// start before Close's wait, or after bg is done (then it does not
-	// start).
-	bg     context.Context
-	stopBG context.CancelFunc
-	bgMu   sync.Mutex
-	builds sync.WaitGroup
-	// annBuilds and annLoads count approximate indexes built and read
-	// from Options.IndexDir, for tests; buildHook, set by tests, runs
-	// at the start of each build.
-	annBuilds, annLoads atomic.Int64
-	buildHook           func(ns string)
-
-	// lexLoads counts full-text indexes read from Options.IndexDir, for
-	// tests.
-	lexLoads atomic.Int64
-	// resaveMin, set by tests, replaces resaveEvery's floor of 4,096.
-	resaveMin int
+	// k is the process's index cache, following the store's change feed.
+	k *kernel.Kernel
 
 	warmMu sync.Mutex
 	warm   map[string]*warmState // per namespace, kept when its index is evicted
@@ -87,16 +69,16 @@ func Open(ctx context.Context, store amem.Store, opts *Options) (*Memory, error)
 	}
 	m := &Memory{
 		store: store, opts: o, log: o.Logger,
-		owner:   newOwner(),
-		spaces:  newSpaces(o.IndexBudget),
+		owner: newOwner(),
+		k: kernel.New(store, kernel.Options{Embedder: o.Embedder, IndexBudget: o.IndexBudget, ApproximateFrom: o.ApproximateFrom,
+			ApproximateEf: o.ApproximateEf, IndexDir: o.IndexDir, Logger: o.Logger}),
 		warm:    make(map[string]*warmState),
 		wake:    make(chan struct{}),
 		waiters: make(map[string]chan struct{}),
 	}
-	m.bg, m.stopBG = context.WithCancel(context.Background())
 	// Check the store answers before handing the Memory out.
 	if err := store.View(ctx, func(tx amem.Tx) error { _, err := tx.Namespaces(); return err }); err != nil {
-		m.stopBG()
+		m.k.Close()
 		return nil, fmt.Errorf("open memory: %w", err)
 	}
 	return m, nil
@@ -118,11 +100,7 @@ func (m *Memory) Close() error {
 	if m.closed.Swap(true) {
 		return nil
 	}
-	m.bgMu.Lock()
-	m.stopBG()
-	m.bgMu.Unlock()
-	m.builds.Wait()
-	m.saveIndexes()
+	m.k.Close()
 	return m.store.Close()
 }
 

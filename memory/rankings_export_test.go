@@ -15,7 +15,7 @@ func (m *Memory) Replies(ctx context.Context, ns string, hits []string) ([]strin
 	for i, id := range hits {
 		first[i] = amem.Scored{ID: id, Score: float64(len(hits) - i)}
 	}
-	s, err := m.fresh(ctx, ns)
+	s, err := m.k.Fresh(ctx, ns)
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,7 @@ func (m *Memory) ReembedWith(ctx context.Context, ns string, opts ReembedOptions
 			return nil
 		})
 		if err == nil {
-			m.advance(ctx, ns)
+			m.k.Advance(ctx, ns)
 			return count, nil
 		}
 		if !errors.Is(err, errRetryApply) {

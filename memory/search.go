@@ -299,11 +299,11 @@ func (m *Memory) SearchProfile(ctx context.Context, ns string, want amem.Profile
 	if err != nil {
 		return amem.ProfileInfo{}, err
 	}
-	s, err := m.fresh(ctx, ns)
+	s, err := m.k.Fresh(ctx, ns)
 	if err != nil {
 		return amem.ProfileInfo{}, err
 	}
-	turns, notes := s.turns()
+	turns, notes := s.Turns()
 	return search.ChooseProfile(want, turns, notes), nil
 }
 

@@ -6,21 +6,22 @@ import (
 	"github.com/amem-dev/amem"
 
 	"github.com/amem-dev/amem/index/hnsw"
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/lexindex"
 	"github.com/amem-dev/amem/search"
 	"github.com/amem-dev/amem/search/conversation"
 )
 
-// searchView is one namespace's space as a search reads it: its indexes,
+// searchView is one namespace's Space as a search reads it: its indexes,
 // caught up with every change committed before the search began, with
 // the search's filter applied, and the query's embedding on its way. It
 // is package search's Namespace and package conversation's Source. An
-// evicted space stays valid for the searches using it, so a search reads
+// evicted Space stays valid for the searches using it, so a search reads
 // one state of the indexes from its first ranking to its last measure.
 type searchView struct {
 	m      *Memory
 	ctx    context.Context
-	s      *space
+	s      *kernel.Space
 	allow  map[string]bool   // nil: all
 	filter func(string) bool // allow as a function; nil: all
 	rerank hnsw.Rerank
@@ -31,7 +32,7 @@ type searchView struct {
 // and, meanwhile, catches the namespace's indexes up. close stops the
 // embedding if it still runs.
 func (m *Memory) openView(ctx context.Context, ns string, p searchPlan) (*searchView, error) {
-	v := &searchView{m: m, ctx: ctx, allow: p.allow, rerank: m.rerank(ctx, ns)}
+	v := &searchView{m: m, ctx: ctx, allow: p.allow, rerank: m.k.Rerank(ctx, ns)}
 	if p.allow != nil {
 		v.filter = func(id string) bool { return p.allow[id] }
 	}
@@ -41,7 +42,7 @@ func (m *Memory) openView(ctx context.Context, ns string, p searchPlan) (*search
 		// catch-up nor the full-text ranking needs it.
 		v.emb = m.startEmbedding(ctx, p.q)
 	}
-	s, err := m.fresh(ctx, ns)
+	s, err := m.k.Fresh(ctx, ns)
 	if err != nil {
 		v.close()
 		return nil, err
@@ -66,7 +67,7 @@ func (v *searchView) embedding() ([]float32, error) {
 
 func (v *searchView) Vectors(q []float32, k int) ([]search.Hit, error) {
 	_, span := v.m.startSpan(v.ctx, "amem.search.vectors", attrCandidates.Int(k))
-	hits, err := v.s.search(q, k, v.allow, "", v.rerank)
+	hits, err := v.s.Search(q, k, v.allow, "", v.rerank)
 	endSpan(span, err)
 	if err != nil {
 		return nil, err
@@ -81,7 +82,7 @@ func (v *searchView) Vectors(q []float32, k int) ([]search.Hit, error) {
 func (v *searchView) Text(q string, k int) []search.Hit {
 	_, span := v.m.startSpan(v.ctx, "amem.search.text", attrCandidates.Int(k))
 	defer span.End()
-	hits := v.s.searchText(q, k, v.filter)
+	hits := v.s.SearchText(q, k, v.filter)
 	out := make([]search.Hit, len(hits))
 	for i, h := range hits {
 		out[i] = search.Hit{ID: h.ID, Score: h.Score}
@@ -90,51 +91,30 @@ func (v *searchView) Text(q string, k int) []search.Hit {
 }
 
 func (v *searchView) Cosines(q []float32, ids []string) ([]float64, error) {
-	sims := make([]float32, len(ids))
-	ok := make([]bool, len(ids))
-	v.s.mu.RLock()
-	err := v.s.idx.similarities(q, ids, sims, ok, v.rerank)
-	v.s.mu.RUnlock()
-	out := make([]float64, len(ids))
+	sims, err := v.s.Similarities(q, ids, v.rerank)
+	out := make([]float64, len(sims))
 	for i, c := range sims {
 		out[i] = float64(c)
 	}
 	return out, err
 }
 
-func (v *searchView) Shares(q string, ids []string) []float64 {
-	v.s.mu.RLock()
-	defer v.s.mu.RUnlock()
-	rq := v.s.lex.Resolve(q)
-	out := make([]float64, len(ids))
-	for i, id := range ids {
-		out[i] = rq.Share(v.s.lex.Score(rq, id))
-	}
-	return out
-}
+func (v *searchView) Shares(q string, ids []string) []float64 { return v.s.Shares(q, ids) }
 
-func (v *searchView) SameContent(q string) []string {
-	v.s.mu.RLock()
-	defer v.s.mu.RUnlock()
-	return v.s.lex.SameContent(v.s.lex.Resolve(q), v.filter)
-}
+func (v *searchView) SameContent(q string) []string { return v.s.SameContent(q, v.filter) }
 
-func (v *searchView) Turns() (turns, notes int) { return v.s.turns() }
+func (v *searchView) Turns() (turns, notes int) { return v.s.Turns() }
 
 // ReadText runs fn with the full-text index, read-locked
 // (conversation.Source).
-func (v *searchView) ReadText(fn func(*lexindex.Index)) {
-	v.s.mu.RLock()
-	defer v.s.mu.RUnlock()
-	fn(v.s.lex)
-}
+func (v *searchView) ReadText(fn func(*lexindex.Index)) { v.s.ReadText(fn) }
 
 // Embeddings reads the notes' embeddings from the store, in ids' order
 // (conversation.Source: dense feedback reads the first hits').
 func (v *searchView) Embeddings(ctx context.Context, ids []string) ([][]float32, error) {
 	out := make([][]float32, len(ids))
 	err := v.m.view(ctx, func(tx amem.Tx) error {
-		notes, err := tx.Notes(v.s.ns, ids)
+		notes, err := tx.Notes(v.s.Namespace(), ids)
 		if err != nil {
 			return err
 		}
@@ -150,14 +130,6 @@ func (v *searchView) Embeddings(ctx context.Context, ids []string) ([][]float32,
 		return nil
 	})
 	return out, err
-}
-
-// turns counts the space's dialogue turns and its notes (the profile's
-// choice).
-func (s *space) turns() (turns, notes int) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	return s.lex.WithTraits(conversation.Turn), s.lex.Len()
 }
 
 var (

@@ -251,7 +251,7 @@ func (m *Memory) writeImport(ctx context.Context, recs []Record, plain []plainLi
 		return nil
 	})
 	if err == nil {
-		m.advance(ctx, nss...)
+		m.k.Advance(ctx, nss...)
 	}
 	return added, err
 }

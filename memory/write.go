@@ -73,7 +73,7 @@ func (m *Memory) addBatch(ctx context.Context, reqs []amem.AddRequest) ([]amem.N
 	if err != nil {
 		return nil, fmt.Errorf("add: %w", err)
 	}
-	m.advance(ctx, nss...)
+	m.k.Advance(ctx, nss...)
 	m.enrichNew(ctx, notes, func(i int) bool { return reqs[i].Wait })
 	return notes, nil
 }
@@ -359,7 +359,7 @@ func (m *Memory) change(ctx context.Context, ns, id string, actor amem.Actor, re
 			return m.recordEvent(tx, next, amem.EventUpdated)
 		})
 		if err == nil {
-			m.advance(ctx, ns)
+			m.k.Advance(ctx, ns)
 			return m.Get(ctx, ns, id)
 		}
 		if !errors.Is(err, amem.ErrConflict) {
@@ -394,7 +394,7 @@ func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 	if err != nil {
 		return err
 	}
-	m.advance(ctx, ns)
+	m.k.Advance(ctx, ns)
 	return nil
 }
 

@@ -1,11 +1,10 @@
-package memory
+package kernel
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,10 +24,10 @@ import (
 // before it ranks. So a search sees every change committed before it
 // began, whichever process made it.
 
-// space is one namespace's indexes, a follower of the namespace's feed.
+// Space is one namespace's indexes, a follower of the namespace's feed.
 // The full-text index is the namespace's own, statistics included, so a
 // namespace's ranking and its cost never depend on another's.
-type space struct {
+type Space struct {
 	ns string
 
 	// turn is held by the one catch-up running, so that two searches don't
@@ -62,30 +61,30 @@ type space struct {
 // to be reloaded from the store if used again.
 type spaces struct {
 	mu     sync.Mutex
-	m      map[string]*space
+	m      map[string]*Space
 	clock  atomic.Int64
 	budget int64 // bytes of indexes
 }
 
 func newSpaces(budget int64) *spaces {
-	return &spaces{m: make(map[string]*space), budget: budget}
+	return &spaces{m: make(map[string]*Space), budget: budget}
 }
 
-// get returns the namespace's space, creating an unloaded one.
-func (ss *spaces) get(ns string) *space {
+// get returns the namespace's Space, creating an unloaded one.
+func (ss *spaces) get(ns string) *Space {
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	s := ss.m[ns]
 	if s == nil {
-		s = &space{ns: ns, turn: make(chan struct{}, 1), seq: -1, saved: -1}
+		s = &Space{ns: ns, turn: make(chan struct{}, 1), seq: -1, saved: -1}
 		ss.m[ns] = s
 	}
 	s.used.Store(ss.clock.Add(1))
 	return s
 }
 
-// loaded returns the namespace's space if it has an index.
-func (ss *spaces) loaded(ns string) *space {
+// loaded returns the namespace's Space if it has an index.
+func (ss *spaces) loaded(ns string) *Space {
 	ss.mu.Lock()
 	s := ss.m[ns]
 	ss.mu.Unlock()
@@ -101,16 +100,16 @@ func (ss *spaces) loaded(ns string) *space {
 }
 
 // evict drops the least recently used spaces, never keep, until the
-// vectors held fit the budget. A dropped space still in use by a search
+// vectors held fit the budget. A dropped Space still in use by a search
 // stays valid for it; the next use loads a fresh one.
-func (ss *spaces) evict(keep *space) {
+func (ss *spaces) evict(keep *Space) {
 	if ss.budget <= 0 {
 		return
 	}
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
 	type held struct {
-		s     *space
+		s     *Space
 		bytes int64
 	}
 	var all []held
@@ -140,10 +139,10 @@ func (ss *spaces) evict(keep *space) {
 	}
 }
 
-// forgetIfNever drops a space whose namespace was never written, so that
+// forgetIfNever drops a Space whose namespace was never written, so that
 // searches of made-up namespace names don't fill the map; the caller may
 // still use it (it is empty and current).
-func (ss *spaces) forgetIfNever(s *space) {
+func (ss *spaces) forgetIfNever(s *Space) {
 	s.mu.RLock()
 	never := s.seq == 0 && s.idx != nil && s.idx.len() == 0
 	s.mu.RUnlock()
@@ -157,8 +156,8 @@ func (ss *spaces) forgetIfNever(s *space) {
 	ss.mu.Unlock()
 }
 
-// bytes is about the memory the space's indexes hold.
-func (s *space) bytes() int64 {
+// bytes is about the memory the Space's indexes hold.
+func (s *Space) bytes() int64 {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.idx == nil {
@@ -173,10 +172,10 @@ func (s *space) bytes() int64 {
 // in 20 (see its doc).
 const selective = 20
 
-// search ranks the space's vectors against query: among allow's notes
+// search ranks the Space's vectors against query: among allow's notes
 // if allow is not nil, never except (a note's own neighbours leave it
 // out). rerank supplies float vectors to an approximate index.
-func (s *space) search(query []float32, k int, allow map[string]bool, except string, rerank hnsw.Rerank) ([]index.Hit, error) {
+func (s *Space) search(query []float32, k int, allow map[string]bool, except string, rerank hnsw.Rerank) ([]index.Hit, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	switch {
@@ -200,16 +199,16 @@ func (s *space) search(query []float32, k int, allow map[string]bool, except str
 	return s.idx.search(query, k, func(id string) bool { return allow[id] && id != except }, rerank)
 }
 
-// searchText ranks the space's notes by BM25 against query.
-func (s *space) searchText(query string, k int, allow func(string) bool) []lexindex.Hit {
+// searchText ranks the Space's notes by BM25 against query.
+func (s *Space) searchText(query string, k int, allow func(string) bool) []lexindex.Hit {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.lex.Search(query, k, allow)
 }
 
-// searchLike ranks the space's notes by BM25 against the terms the
+// searchLike ranks the Space's notes by BM25 against the terms the
 // notes ids hold where w says (lexindex.TermsOf), in their order.
-func (s *space) searchLike(ids []string, w lexindex.Where, k int, allow func(string) bool) []lexindex.Hit {
+func (s *Space) searchLike(ids []string, w lexindex.Where, k int, allow func(string) bool) []lexindex.Hit {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var terms []lexindex.QueryTerm
@@ -219,17 +218,17 @@ func (s *space) searchLike(ids []string, w lexindex.Where, k int, allow func(str
 	return s.lex.SearchTerms(terms, k, allow)
 }
 
-// fresh returns the namespace's space caught up with every change
+// fresh returns the namespace's Space caught up with every change
 // committed before the call.
-func (m *Memory) fresh(ctx context.Context, ns string) (*space, error) {
-	if err := m.alive(); err != nil {
+func (k *Kernel) Fresh(ctx context.Context, ns string) (*Space, error) {
+	if err := k.alive(); err != nil {
 		return nil, err
 	}
-	s := m.spaces.get(ns)
-	if err := m.catchUp(ctx, s); err != nil {
+	s := k.spaces.get(ns)
+	if err := k.catchUp(ctx, s); err != nil {
 		return nil, err
 	}
-	m.spaces.forgetIfNever(s)
+	k.spaces.forgetIfNever(s)
 	return s, nil
 }
 
@@ -237,14 +236,14 @@ func (m *Memory) fresh(ctx context.Context, ns string) (*space, error) {
 // write: the index is warm for the next search, which would otherwise
 // catch up itself. A namespace not loaded is left to load when needed, and
 // a failure here is only logged: the next search catches up again.
-func (m *Memory) advance(ctx context.Context, nss ...string) {
+func (k *Kernel) Advance(ctx context.Context, nss ...string) {
 	for _, ns := range nss {
-		s := m.spaces.loaded(ns)
+		s := k.spaces.loaded(ns)
 		if s == nil {
 			continue
 		}
-		if err := m.catchUp(ctx, s); err != nil && ctx.Err() == nil {
-			m.log.Warn("index catch-up after a write", "namespace", ns, "err", err)
+		if err := k.catchUp(ctx, s); err != nil && ctx.Err() == nil {
+			k.log.Warn("index catch-up after a write", "namespace", ns, "err", err)
 		}
 	}
 }
@@ -335,18 +334,18 @@ func indexRow(r loadRow, vecs vectors, lex *lexindex.Index, ann *hnsw.Index, ann
 // the notes changed since the files were written, and the IDs of the
 // rest (loadSaved). It reports the feed number of the vector index file
 // it used, or -1.
-func (m *Memory) load(tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.Index, int64, error) {
+func (k *Kernel) load(tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.Index, int64, error) {
 	st, err := tx.Stats(ns)
 	if err != nil {
 		return nil, nil, -1, err
 	}
-	dim := m.opts.Embedder.Dimensions()
-	if ann, seq := m.savedIndex(ns, f); ann != nil {
-		if lex, lexSeq := m.savedLex(ns, f); lex != nil {
+	dim := k.opts.Embedder.Dimensions()
+	if ann, seq := k.savedIndex(ns, f); ann != nil {
+		if lex, lexSeq := k.savedLex(ns, f); lex != nil {
 			vecs, err := loadSaved(tx, ns, ann, seq, lex, lexSeq)
 			if err == nil {
-				m.annLoads.Add(1)
-				m.lexLoads.Add(1)
+				k.annLoads.Add(1)
+				k.lexLoads.Add(1)
 				return vecs, lex, seq, nil
 			}
 			if !errors.Is(err, errStaleIndex) {
@@ -354,23 +353,23 @@ func (m *Memory) load(tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.In
 			}
 			// Either file may be the one the store contradicts, and ann
 			// has taken changes: drop both, build afresh.
-			m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns), lexPath(m.opts.IndexDir, ns))
-			return m.loadFlat(tx, ns, dim, st.Notes)
+			k.dropSaved(ns, err, annPath(k.opts.IndexDir, ns), vecPath(k.opts.IndexDir, ns), lexPath(k.opts.IndexDir, ns))
+			return k.loadFlat(tx, ns, dim, st.Notes)
 		}
 		vecs, lex, err := loadAll(tx, ns, dim, st.Notes, ann, seq)
 		if err == nil {
-			m.annLoads.Add(1)
+			k.annLoads.Add(1)
 			return vecs, lex, seq, nil
 		}
 		if !errors.Is(err, errStaleIndex) {
 			return nil, nil, -1, err
 		}
-		m.dropSaved(ns, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns))
+		k.dropSaved(ns, err, annPath(k.opts.IndexDir, ns), vecPath(k.opts.IndexDir, ns))
 	}
-	return m.loadFlat(tx, ns, dim, st.Notes)
+	return k.loadFlat(tx, ns, dim, st.Notes)
 }
 
-func (m *Memory) loadFlat(tx amem.Tx, ns string, dim, notes int) (vectors, *lexindex.Index, int64, error) {
+func (k *Kernel) loadFlat(tx amem.Tx, ns string, dim, notes int) (vectors, *lexindex.Index, int64, error) {
 	vecs, lex, err := loadAll(tx, ns, dim, notes, nil, 0)
 	return vecs, lex, -1, err
 }
@@ -424,69 +423,66 @@ func loadSaved(tx amem.Tx, ns string, ann *hnsw.Index, annSeq int64, lex *lexind
 
 // savedIndex returns the namespace's saved index and the feed number it
 // reflects, if there is one within feed f; one that is not is deleted.
-func (m *Memory) savedIndex(ns string, f amem.Feed) (*hnsw.Index, int64) {
-	if !m.savesIndexes(f) {
+func (k *Kernel) savedIndex(ns string, f amem.Feed) (*hnsw.Index, int64) {
+	if !k.savesIndexes(f) {
 		return nil, -1
 	}
-	ann, seq, err := loadANN(m.opts.IndexDir, ns, f.Embedder, f.Dimensions, m.annOptions())
-	if !m.usable(ns, f, seq, err, annPath(m.opts.IndexDir, ns), vecPath(m.opts.IndexDir, ns)) {
+	ann, seq, err := loadANN(k.opts.IndexDir, ns, f.Embedder, f.Dimensions, k.annOptions())
+	if !k.usable(ns, f, seq, err, annPath(k.opts.IndexDir, ns), vecPath(k.opts.IndexDir, ns)) {
 		return nil, -1
 	}
 	return ann, seq
 }
 
 // savedLex is savedIndex for the full-text index.
-func (m *Memory) savedLex(ns string, f amem.Feed) (*lexindex.Index, int64) {
-	if !m.savesIndexes(f) {
+func (k *Kernel) savedLex(ns string, f amem.Feed) (*lexindex.Index, int64) {
+	if !k.savesIndexes(f) {
 		return nil, -1
 	}
-	lex, seq, err := loadLex(m.opts.IndexDir, ns, f.Embedder, f.Dimensions)
-	if !m.usable(ns, f, seq, err, lexPath(m.opts.IndexDir, ns)) {
+	lex, seq, err := loadLex(k.opts.IndexDir, ns, f.Embedder, f.Dimensions)
+	if !k.usable(ns, f, seq, err, lexPath(k.opts.IndexDir, ns)) {
 		return nil, -1
 	}
 	return lex, seq
 }
 
-func (m *Memory) savesIndexes(f amem.Feed) bool {
-	return m.opts.IndexDir != "" && m.opts.ApproximateFrom >= 0 && f.Embedder != ""
+func (k *Kernel) savesIndexes(f amem.Feed) bool {
+	return k.opts.IndexDir != "" && k.opts.ApproximateFrom >= 0 && f.Embedder != ""
 }
 
 // usable reports whether the saved file at paths[0] (with its
 // companions, the rest of paths), read with err and reflecting feed
 // number seq, may be caught up with feed f; one that may not is deleted.
-func (m *Memory) usable(ns string, f amem.Feed, seq int64, err error, paths ...string) bool {
+func (k *Kernel) usable(ns string, f amem.Feed, seq int64, err error, paths ...string) bool {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false
 	case err != nil:
-		m.dropSaved(ns, err, paths...)
+		k.dropSaved(ns, err, paths...)
 		return false
 	case seq < f.Horizon || seq > f.Head:
-		m.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon), paths...)
+		k.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon), paths...)
 		return false
 	}
 	return true
 }
 
-// dropSaved deletes saved indexes of the namespace (their paths) that
-// the store does not bear out.
-func (m *Memory) dropSaved(ns string, why error, paths ...string) {
-	m.log.Warn("saved index not used; reading the namespace afresh", "namespace", ns, "err", why)
-	for _, p := range paths {
-		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			m.log.Warn("delete saved index", "namespace", ns, "err", err)
-		}
-	}
+// dropSaved has the maintainer delete saved indexes of the namespace
+// (their paths) that the store does not bear out; the load that found
+// them reads the namespace afresh meanwhile.
+func (k *Kernel) dropSaved(ns string, why error, paths ...string) {
+	k.log.Warn("saved index not used; reading the namespace afresh", "namespace", ns, "err", why)
+	k.ask(job{kind: jobDrop, ns: ns, paths: paths})
 }
 
-// catchUp brings the space's indexes to the feed's head: in one read
+// catchUp brings the Space's indexes to the feed's head: in one read
 // transaction it reads the head and, if the indexes are behind, the
 // changes since (or, for indexes never loaded or behind the feed's
 // compaction horizon, every note). An approximate index built in the
 // background is swapped in here, caught up from the feed number it was
 // built at. The indexes are swapped or patched only after the read, so
 // searches go on meanwhile.
-func (m *Memory) catchUp(ctx context.Context, s *space) error {
+func (k *Kernel) catchUp(ctx context.Context, s *Space) error {
 	select {
 	case s.turn <- struct{}{}:
 	case <-ctx.Done():
@@ -506,13 +502,13 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 		fileSeq int64
 		changes []amem.Change
 	)
-	err := m.view(ctx, func(tx amem.Tx) error {
+	err := k.view(ctx, func(tx amem.Tx) error {
 		f, err := tx.FeedHead(s.ns)
 		if err != nil {
 			return err
 		}
 		if f.Embedder != "" {
-			if err := m.checkInfo(amem.NamespaceInfo{Name: s.ns, Embedder: f.Embedder, Dimensions: f.Dimensions}); err != nil {
+			if err := k.checkInfo(amem.NamespaceInfo{Name: s.ns, Embedder: f.Embedder, Dimensions: f.Dimensions}); err != nil {
 				return err
 			}
 		}
@@ -529,7 +525,7 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 			// head < seq: the feed went back (a restored database);
 			// only a reload is sure.
 			built = nil
-			full, fullLex, fileSeq, err = m.load(tx, s.ns, f)
+			full, fullLex, fileSeq, err = k.load(tx, s.ns, f)
 			return err
 		}
 		from := seq
@@ -602,11 +598,11 @@ func (m *Memory) catchUp(ctx context.Context, s *space) error {
 		}
 	}
 	s.seq = head
-	m.maybeBuild(s)
-	m.maybeResave(s)
+	k.maybeBuild(s)
+	k.maybeResave(s)
 	s.mu.Unlock()
 	if full != nil || len(changes) > 0 || built != nil {
-		m.spaces.evict(s)
+		k.spaces.evict(s)
 	}
 	return nil
 }

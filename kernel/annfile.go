@@ -1,4 +1,4 @@
-package memory
+package kernel
 
 import (
 	"bufio"
@@ -27,7 +27,7 @@ import (
 // those numbers are still within the feed (at or past its horizon, at or
 // before its head) and the embedder is the namespace's; the load then
 // catches them up with the feed and checks them against the store's
-// notes (space.go). Anything else and they are deleted, the namespace
+// notes (Space.go). Anything else and they are deleted, the namespace
 // read in full and the index built afresh.
 //
 // The format of each: an 8-byte magic ("AMEMANN2" for the graph,

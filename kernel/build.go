@@ -1,8 +1,7 @@
-package memory
+package kernel
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/amem-dev/amem"
@@ -29,16 +28,16 @@ type builtIndex struct {
 	saved int64
 }
 
-// maybeBuild starts a background build if the space's index wants one:
+// maybeBuild asks for a background build if the Space's index wants one:
 // a Flat of ApproximateFrom vectors or more, or an approximate index
 // that needs compacting. The caller holds s.mu for writing.
-func (m *Memory) maybeBuild(s *space) {
-	if s.building || m.opts.ApproximateFrom < 0 {
+func (k *Kernel) maybeBuild(s *Space) {
+	if s.building || k.opts.ApproximateFrom < 0 {
 		return
 	}
 	switch v := s.idx.(type) {
 	case flatVectors:
-		if v.Len() < m.opts.ApproximateFrom {
+		if v.Len() < k.opts.ApproximateFrom {
 			return
 		}
 	case annVectors:
@@ -48,35 +47,18 @@ func (m *Memory) maybeBuild(s *space) {
 	default:
 		return
 	}
-	m.bgMu.Lock()
-	defer m.bgMu.Unlock()
-	if m.bg.Err() != nil {
-		return // closing
-	}
-	s.building = true
-	m.builds.Add(1)
-	go func() {
-		defer m.builds.Done()
-		if err := m.build(s); err != nil {
-			s.mu.Lock()
-			s.building = false
-			s.mu.Unlock()
-			if !errors.Is(err, context.Canceled) && !errors.Is(err, amem.ErrClosed) {
-				m.log.Warn("building the approximate vector index; searches stay exact", "namespace", s.ns, "err", err)
-			}
-		}
-	}()
+	s.building = k.ask(job{kind: jobBuild, s: s})
 }
 
-// build makes the space's approximate index and leaves it in s.built.
-// It holds the space's read lock only to copy what it builds from: the
+// build makes the Space's approximate index and leaves it in s.built.
+// It holds the Space's read lock only to copy what it builds from: the
 // vectors of a Flat (memcpy speed), or the codes of an approximate index.
-func (m *Memory) build(s *space) error {
-	if m.buildHook != nil {
-		m.buildHook(s.ns)
+func (k *Kernel) build(s *Space) error {
+	if k.buildHook != nil {
+		k.buildHook(s.ns)
 	}
-	ctx := m.bg
-	dim := m.opts.Embedder.Dimensions()
+	ctx := k.bg
+	dim := k.opts.Embedder.Dimensions()
 	s.mu.RLock()
 	seq := s.seq
 	var link func(context.Context) (*hnsw.Index, error)
@@ -84,11 +66,11 @@ func (m *Memory) build(s *space) error {
 	case flatVectors:
 		ids, vecs := v.Copy()
 		link = func(ctx context.Context) (*hnsw.Index, error) {
-			x, err := hnsw.New(dim, m.annOptions())
+			x, err := hnsw.New(dim, k.annOptions())
 			if err != nil {
 				return nil, err
 			}
-			if m.opts.IndexDir != "" {
+			if k.opts.IndexDir != "" {
 				// The copy's vectors become the float file, then
 				// leave the heap for the mapping (saveBuilt).
 				x.KeepFloats()
@@ -102,20 +84,20 @@ func (m *Memory) build(s *space) error {
 	if link == nil {
 		return fmt.Errorf("namespace %s: nothing to build from", s.ns)
 	}
-	m.annBuilds.Add(1)
+	k.annBuilds.Add(1)
 	x, err := link(ctx)
 	if err != nil {
 		return err
 	}
 	// Catch up here what changed during the build, so that the catch-up
 	// that swaps the index in replays only what changed since.
-	seq, err = m.replay(ctx, s.ns, x, seq)
+	seq, err = k.replay(ctx, s.ns, x, seq)
 	if err != nil {
 		return err
 	}
-	saved := m.saveBuilt(s.ns, seq, x)
+	saved := k.saveBuilt(s.ns, seq, x)
 	if saved >= 0 {
-		m.saveLex(s)
+		k.saveLex(s)
 	}
 	s.mu.Lock()
 	s.built = &builtIndex{x: x, seq: seq, saved: saved}
@@ -128,23 +110,23 @@ func (m *Memory) build(s *space) error {
 // so that they leave the heap; it returns the feed number saved, -1 if
 // none. An index that cannot have its float file (no IndexDir, or a
 // failed write) drops its floats and re-ranks from the store.
-func (m *Memory) saveBuilt(ns string, seq int64, x *hnsw.Index) int64 {
-	if m.opts.IndexDir == "" {
+func (k *Kernel) saveBuilt(ns string, seq int64, x *hnsw.Index) int64 {
+	if k.opts.IndexDir == "" {
 		x.DropFloats()
 		return -1
 	}
-	dim := m.opts.Embedder.Dimensions()
-	if err := saveANN(m.opts.IndexDir, ns, seq, m.opts.Embedder.Name(), dim, x); err != nil {
-		m.log.Warn("saving the approximate vector index", "namespace", ns, "err", err)
+	dim := k.opts.Embedder.Dimensions()
+	if err := saveANN(k.opts.IndexDir, ns, seq, k.opts.Embedder.Name(), dim, x); err != nil {
+		k.log.Warn("saving the approximate vector index", "namespace", ns, "err", err)
 		x.DropFloats()
 		return -1
 	}
 	if !x.KeepsFloats() {
 		return seq
 	}
-	f, err := attachFloats(m.opts.IndexDir, ns, seq, x)
+	f, err := attachFloats(k.opts.IndexDir, ns, seq, x)
 	if err != nil {
-		m.log.Warn("mapping the saved float vectors; re-ranking reads the store", "namespace", ns, "err", err)
+		k.log.Warn("mapping the saved float vectors; re-ranking reads the store", "namespace", ns, "err", err)
 		x.DropFloats()
 		return seq
 	}
@@ -157,57 +139,47 @@ func (m *Memory) saveBuilt(ns string, seq int64, x *hnsw.Index) int64 {
 // file is written and mapped: a sixteenth of the namespace, at least
 // 4,096, so that the heap side table stays within about 1/16 of what the
 // floats would cost on the heap, and files are rewritten rarely.
-func (m *Memory) resaveEvery(n int) int {
+func (k *Kernel) resaveEvery(n int) int {
 	least := 4096
-	if m.resaveMin > 0 {
-		least = m.resaveMin
+	if k.resaveMin > 0 {
+		least = k.resaveMin
 	}
 	return max(n/16, least)
 }
 
-// maybeResave starts writing the space's approximate index and float
-// file again, in the background, once its heap floats pass
+// maybeResave asks for the Space's approximate index and float file to
+// be written again, in the background, once its heap floats pass
 // resaveEvery; the caller holds s.mu for writing.
-func (m *Memory) maybeResave(s *space) {
+func (k *Kernel) maybeResave(s *Space) {
 	v, ok := s.idx.(annVectors)
-	if !ok || s.resaving || m.opts.IndexDir == "" || !v.KeepsFloats() || v.HeapFloats() < m.resaveEvery(v.Len()) {
+	if !ok || s.resaving || k.opts.IndexDir == "" || !v.KeepsFloats() || v.HeapFloats() < k.resaveEvery(v.Len()) {
 		return
 	}
-	m.bgMu.Lock()
-	defer m.bgMu.Unlock()
-	if m.bg.Err() != nil {
-		return // closing: Close saves
-	}
-	s.resaving = true
-	m.builds.Add(1)
-	go func() {
-		defer m.builds.Done()
-		m.resave(s, v.Index)
-	}()
+	s.resaving = k.ask(job{kind: jobResave, s: s, x: v.Index})
 }
 
-// resave writes x, the space's index, and its float file under the
-// space's read lock (searches go on), checks the float file there too,
+// resave writes x, the Space's index, and its float file under the
+// Space's read lock (searches go on), checks the float file there too,
 // and only swaps the mapping in under the write lock, if x is still the
-// space's index; changes made in between stay on the heap.
-func (m *Memory) resave(s *space, x *hnsw.Index) {
-	dim := m.opts.Embedder.Dimensions()
+// Space's index; changes made in between stay on the heap.
+func (k *Kernel) resave(s *Space, x *hnsw.Index) {
+	dim := k.opts.Embedder.Dimensions()
 	s.mu.RLock()
 	seq := s.seq
 	var f *hnsw.FloatFile
-	err := saveANN(m.opts.IndexDir, s.ns, seq, m.opts.Embedder.Name(), dim, x)
+	err := saveANN(k.opts.IndexDir, s.ns, seq, k.opts.Embedder.Name(), dim, x)
 	if err == nil {
-		err = saveLex(m.opts.IndexDir, s.ns, seq, m.opts.Embedder.Name(), dim, s.lex)
+		err = saveLex(k.opts.IndexDir, s.ns, seq, k.opts.Embedder.Name(), dim, s.lex)
 	}
 	if err == nil {
-		f, err = attachFloats(m.opts.IndexDir, s.ns, seq, x)
+		f, err = attachFloats(k.opts.IndexDir, s.ns, seq, x)
 	}
 	s.mu.RUnlock()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.resaving = false
 	if err != nil {
-		m.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
+		k.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
 		return
 	}
 	if v, ok := s.idx.(annVectors); ok && v.Index == x {
@@ -218,9 +190,9 @@ func (m *Memory) resave(s *space, x *hnsw.Index) {
 
 // replay applies to x the namespace's changes after feed number seq and
 // returns the feed number x then reflects.
-func (m *Memory) replay(ctx context.Context, ns string, x *hnsw.Index, seq int64) (int64, error) {
+func (k *Kernel) replay(ctx context.Context, ns string, x *hnsw.Index, seq int64) (int64, error) {
 	v := annVectors{x}
-	err := m.view(ctx, func(tx amem.Tx) error {
+	err := k.view(ctx, func(tx amem.Tx) error {
 		f, err := tx.FeedHead(ns)
 		if err != nil {
 			return err
@@ -243,41 +215,41 @@ func (m *Memory) replay(ctx context.Context, ns string, x *hnsw.Index, seq int64
 // saveIndexes writes the approximate index of every loaded namespace that
 // changed since its file was written, for the next process to read
 // instead of building. Close calls it once the builds have stopped.
-func (m *Memory) saveIndexes() {
-	if m.opts.IndexDir == "" {
+func (k *Kernel) saveIndexes() {
+	if k.opts.IndexDir == "" {
 		return
 	}
-	m.spaces.mu.Lock()
-	all := make([]*space, 0, len(m.spaces.m))
-	for _, s := range m.spaces.m {
+	k.spaces.mu.Lock()
+	all := make([]*Space, 0, len(k.spaces.m))
+	for _, s := range k.spaces.m {
 		all = append(all, s)
 	}
-	m.spaces.mu.Unlock()
+	k.spaces.mu.Unlock()
 	for _, s := range all {
 		s.mu.RLock()
 		if v, ok := s.idx.(annVectors); ok && s.seq >= 0 && s.seq != s.saved {
-			if err := saveANN(m.opts.IndexDir, s.ns, s.seq, m.opts.Embedder.Name(), m.opts.Embedder.Dimensions(), v.Index); err != nil {
-				m.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
-			} else if err := saveLex(m.opts.IndexDir, s.ns, s.seq, m.opts.Embedder.Name(), m.opts.Embedder.Dimensions(), s.lex); err != nil {
-				m.log.Warn("saving the full-text index", "namespace", s.ns, "err", err)
+			if err := saveANN(k.opts.IndexDir, s.ns, s.seq, k.opts.Embedder.Name(), k.opts.Embedder.Dimensions(), v.Index); err != nil {
+				k.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
+			} else if err := saveLex(k.opts.IndexDir, s.ns, s.seq, k.opts.Embedder.Name(), k.opts.Embedder.Dimensions(), s.lex); err != nil {
+				k.log.Warn("saving the full-text index", "namespace", s.ns, "err", err)
 			}
 		}
 		s.mu.RUnlock()
 	}
 }
 
-// saveLex writes the space's full-text index beside the approximate
+// saveLex writes the Space's full-text index beside the approximate
 // index a build has just saved, so that the next process reads both
-// rather than every note. It holds the space's read lock while it
+// rather than every note. It holds the Space's read lock while it
 // writes (about a second at a million notes), which holds up the next
 // catch-up and the searches behind it; once per build.
-func (m *Memory) saveLex(s *space) {
+func (k *Kernel) saveLex(s *Space) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if s.seq < 0 || s.lex == nil {
 		return
 	}
-	if err := saveLex(m.opts.IndexDir, s.ns, s.seq, m.opts.Embedder.Name(), m.opts.Embedder.Dimensions(), s.lex); err != nil {
-		m.log.Warn("saving the full-text index", "namespace", s.ns, "err", err)
+	if err := saveLex(k.opts.IndexDir, s.ns, s.seq, k.opts.Embedder.Name(), k.opts.Embedder.Dimensions(), s.lex); err != nil {
+		k.log.Warn("saving the full-text index", "namespace", s.ns, "err", err)
 	}
 }

@@ -1,4 +1,4 @@
-package memory
+package kernel
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 
 // vectors is a namespace's vector index: exact (index.Flat) below
 // Options.ApproximateFrom notes, approximate (package hnsw) from there.
-// Like both, it is not safe for concurrent use: the space's lock guards
+// Like both, it is not safe for concurrent use: the Space's lock guards
 // it. rerank supplies the float vectors the approximate index re-ranks
 // its candidates by when it keeps none of its own (no IndexDir: see
 // build.go); the exact one ignores it.
@@ -82,8 +82,8 @@ type annVectors struct{ *hnsw.Index }
 // included). At 1M mix notes, through Memory.Search on one core: 0.919
 // at 128 (1.3 ms CPU p50), 0.972 at 384 (3.0 ms) (BenchmarkApproximate,
 // 2026-12-03).
-func (m *Memory) annOptions() *hnsw.Options {
-	return &hnsw.Options{EfSearch: m.opts.ApproximateEf, UpperEf: annUpperEf}
+func (k *Kernel) annOptions() *hnsw.Options {
+	return &hnsw.Options{EfSearch: k.opts.ApproximateEf, UpperEf: annUpperEf}
 }
 
 // annUpperEf is the pool on the approximate index's upper layers: 64
@@ -138,14 +138,14 @@ func (a annVectors) bytes() int64                          { return a.Bytes() }
 // vectors of candidates it keeps no floats for: one read of the store, in
 // a transaction of its own. A note deleted since the index last caught up comes back nil,
 // and the index drops it.
-func (m *Memory) rerank(ctx context.Context, ns string) hnsw.Rerank {
+func (k *Kernel) Rerank(ctx context.Context, ns string) hnsw.Rerank {
 	return func(ids []string) ([][]float32, error) {
 		at := make(map[string]int, len(ids))
 		for i, id := range ids {
 			at[id] = i
 		}
 		out := make([][]float32, len(ids))
-		err := m.view(ctx, func(tx amem.Tx) error {
+		err := k.view(ctx, func(tx amem.Tx) error {
 			return tx.EmbeddingsOf(ns, ids, func(id string, vec []float32) error {
 				if i, ok := at[id]; ok {
 					out[i] = append([]float32(nil), vec...)

@@ -1,0 +1,58 @@
+package kernel
+
+// What a kernel says of itself, for monitoring and for the tests that
+// hold a build or count the files read.
+
+// Counters count what a kernel built and read since it was made.
+type Counters struct {
+	// ANNBuilds approximate indexes built; ANNLoads and LexLoads
+	// approximate and full-text indexes read from Options.IndexDir.
+	ANNBuilds, ANNLoads, LexLoads int64
+}
+
+// Counters returns the kernel's counters.
+func (k *Kernel) Counters() Counters {
+	return Counters{ANNBuilds: k.annBuilds.Load(), ANNLoads: k.annLoads.Load(), LexLoads: k.lexLoads.Load()}
+}
+
+// Status is one loaded namespace's indexes.
+type Status struct {
+	// Approximate: searched through an approximate index now; Building: a
+	// build for it runs or waits to be swapped in.
+	Approximate, Building bool
+	// KeepsFloats: the approximate index keeps float vectors for
+	// re-ranking; HeapFloats of them are on the heap, not in the mapped
+	// float file.
+	KeepsFloats bool
+	HeapFloats  int
+}
+
+// Status returns the namespace's status; the zero Status when it is not
+// loaded.
+func (k *Kernel) Status(ns string) Status {
+	s := k.spaces.loaded(ns)
+	if s == nil {
+		return Status{}
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	st := Status{Building: s.building}
+	if v, ok := s.idx.(annVectors); ok {
+		st.Approximate, st.KeepsFloats, st.HeapFloats = true, v.KeepsFloats(), v.HeapFloats()
+	}
+	return st
+}
+
+// IndexFiles are the files a namespace's approximate index, its float
+// vectors and its full-text index are saved in under dir.
+func IndexFiles(dir, ns string) (ann, vec, lex string) {
+	return annPath(dir, ns), vecPath(dir, ns), lexPath(dir, ns)
+}
+
+// SetBuildHook makes every background build call f first, to hold a
+// build in a test. Set it before the first search.
+func (k *Kernel) SetBuildHook(f func(ns string)) { k.buildHook = f }
+
+// SetResaveMin lowers the floor of the heap floats that trigger writing
+// the float file again (resaveEvery, 4,096), so that a test reaches it.
+func (k *Kernel) SetResaveMin(n int) { k.resaveMin = n }
