@@ -119,7 +119,7 @@ type Store interface {
 //     usable; Memory skips such links and goes on.
 //   - AddVersion for a missing note is ErrNotFound; for an existing
 //     version number, ErrConflict.
-//   - fn given to Embeddings must not use the Tx.
+//   - fn given to Changes or EmbeddingsOf must not use the Tx.
 //   - Times come back in UTC; Keywords, Tags and Links are never nil; empty
 //     Metadata is nil.
 //   - Tags match case-insensitively; a note with a zero event time matches
@@ -143,15 +143,6 @@ type Tx interface {
 	FindNote(id string) (Note, error)
 	// ListNotes pages through a namespace in ID order.
 	ListNotes(ns string, q ListQuery) ([]Note, error)
-	// NextNotes returns, for each of ids that is a note of the namespace
-	// with a note after it in ID order, its event time and that next
-	// note's ID and event time: IDs grow with ingest time, so it is the
-	// note written next. Other ids are absent. One read for all ids, and
-	// no note is decoded. Hybrid search's reply ranking reads the same
-	// from the full-text index, which follows the feed (conversation.Replies,
-	// lexindex.Index.Next); this is the store's answer, which that is
-	// tested against.
-	NextNotes(ns string, ids []string) (map[string]NextNote, error)
 	// NoteIDsByContent returns, in ID order, the IDs of the namespace's
 	// notes whose content is exactly content and, unless at is zero,
 	// whose event time is at. Import uses it to recognise notes it added
@@ -209,9 +200,6 @@ type Tx interface {
 	// ReleaseClaim ends owner's claim; ErrConflict if owner no longer
 	// holds it (it expired and was taken, or was released).
 	ReleaseClaim(ns, id, owner string) error
-	// Embeddings calls fn for each note of the namespace that has an
-	// embedding. vec is only valid during the call.
-	Embeddings(ns string, fn func(id string, vec []float32) error) error
 	// EmbeddingsOf calls fn, in no particular order, for each of ids that
 	// is a note of the namespace with an embedding; the others are
 	// skipped. vec is only valid during the call. The approximate index
@@ -268,14 +256,6 @@ type Change struct {
 	// Note is the note's state at Seq, without links; zero when Deleted.
 	// Its Embedding is valid only during the call.
 	Note Note
-}
-
-// NextNote is what Tx.NextNotes knows of a note: its event time, and
-// the ID and event time of the note written after it.
-type NextNote struct {
-	EventTime     time.Time
-	Next          string
-	NextEventTime time.Time
 }
 
 // NoteRef names a note.

@@ -219,7 +219,8 @@ func TestDenseFeedbackSearchesNearTheHits(t *testing.T) {
 }
 
 // The reply ranking reads the next note and both event times from the
-// full-text index; it must answer as the store does (Tx.NextNotes) after
+// full-text index; it must answer as the store does (its notes in ID
+// order, the next one after each within the hour) after
 // random adds, event-time updates and deletes, in the process
 // that wrote them, in another process following the feed, and in one
 // reopened from the saved indexes.
@@ -240,24 +241,40 @@ func TestRepliesFollowTheStore(t *testing.T) {
 	}
 	defer st.Close()
 	want := func() []string {
-		// The store's answer for every note, as hits in ID order.
+		// The store's answer for every note, as hits in ID order: each
+		// note's successor in ID order (IDs grow with ingest time, so
+		// the note written next), read from the store's list.
 		var out []string
 		err := st.View(ctx, func(tx amem.Tx) error {
-			next, err := tx.NextNotes("ns", ids)
+			var all []amem.Note
+			err := amem.EachPage(func(after string, limit int) ([]amem.Note, error) {
+				return tx.ListNotes("ns", amem.ListQuery{After: after, Limit: limit})
+			}, func(page []amem.Note) (bool, error) {
+				all = append(all, page...)
+				return true, nil
+			})
 			if err != nil {
 				return err
+			}
+			type nextNote struct {
+				at, nextAt time.Time
+				next       string
+			}
+			next := map[string]nextNote{}
+			for i := 0; i+1 < len(all); i++ {
+				next[all[i].ID] = nextNote{at: all[i].EventTime, next: all[i+1].ID, nextAt: all[i+1].EventTime}
 			}
 			placed := map[string]bool{}
 			for _, id := range ids {
 				n, ok := next[id]
-				if !ok || placed[n.Next] {
+				if !ok || placed[n.next] {
 					continue
 				}
-				if d := n.NextEventTime.Sub(n.EventTime); d < -time.Hour || d > time.Hour {
+				if d := n.nextAt.Sub(n.at); d < -time.Hour || d > time.Hour {
 					continue
 				}
-				placed[n.Next] = true
-				out = append(out, n.Next)
+				placed[n.next] = true
+				out = append(out, n.next)
 			}
 			return nil
 		})

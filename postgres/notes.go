@@ -356,32 +356,3 @@ func (t *tx) DeleteNote(ns, id string) error {
 	return nil
 }
 
-// selectNextNotes finds each ID's successor by the (ns, id) index: one
-// seek per ID, in one statement however many there are.
-const selectNextNotes = `SELECT h.id, h.event_time, n.id, n.event_time FROM notes h
-CROSS JOIN LATERAL (SELECT id, event_time FROM notes WHERE ns = h.ns AND id > h.id ORDER BY id LIMIT 1) n
-WHERE h.ns = $1 AND h.id = ANY($2)`
-
-func (t *tx) NextNotes(ns string, ids []string) (map[string]amem.NextNote, error) {
-	next := make(map[string]amem.NextNote, len(ids))
-	if len(ids) == 0 {
-		return next, nil
-	}
-	rows, err := t.query(selectNextNotes, ns, ids)
-	if err != nil {
-		return nil, fmt.Errorf("next notes: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id, nextID string
-		var at, nextAt pgtype.Int8
-		if err := rows.Scan(&id, &at, &nextID, &nextAt); err != nil {
-			return nil, fmt.Errorf("next notes: %w", mapError(err))
-		}
-		next[id] = amem.NextNote{EventTime: timeOf(at), Next: nextID, NextEventTime: timeOf(nextAt)}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("next notes: %w", mapError(err))
-	}
-	return next, nil
-}

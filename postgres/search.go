@@ -85,27 +85,13 @@ func (t *tx) MatchIDs(ns string, f amem.Filter) ([]string, error) {
 	return ids, nil
 }
 
-const selectEmbeddings = `SELECT id, embedding FROM notes
-WHERE ns = $1 AND embedding IS NOT NULL ORDER BY id`
-
-// Embeddings streams the vectors of ns, in ID order. vec is reused
-// between calls: fn must copy what it keeps, and must not use the Tx. An
-// error from fn stops the scan and is returned as is; so is the context's
-// once it is done.
-func (t *tx) Embeddings(ns string, fn func(id string, vec []float32) error) error {
-	rows, err := t.query(selectEmbeddings, ns)
-	if err != nil {
-		return fmt.Errorf("embeddings: %w", err)
-	}
-	defer rows.Close()
-	return sqlstore.Embeddings[pgtype.DriverBytes](t.ctx, mapped{rows}, fn)
-}
-
 const selectEmbeddingsOf = `SELECT id, embedding FROM notes
 WHERE ns = $1 AND id = ANY($2) AND embedding IS NOT NULL`
 
-// EmbeddingsOf streams the vectors of the notes of ns among ids, as
-// Embeddings does.
+// EmbeddingsOf streams the vectors of the notes of ns among ids. vec is
+// reused between calls: fn must copy what it keeps, and must not use the
+// Tx. An error from fn stops the scan and is returned as is; so is the
+// context's once it is done.
 func (t *tx) EmbeddingsOf(ns string, ids []string, fn func(id string, vec []float32) error) error {
 	if len(ids) == 0 {
 		return nil

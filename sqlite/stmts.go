@@ -22,11 +22,11 @@ import (
 // readQueries are the statements of View transactions.
 var readQueries = []string{
 	selectNamespace, selectNamespaces,
-	selectNote, selectNotes, selectNotesNoVector, selectNextNotes, findNote, listNotes, listNotesInState, listNotesVec, listNotesInStateVec,
+	selectNote, selectNotes, selectNotesNoVector, findNote, listNotes, listNotesInState, listNotesVec, listNotesInStateVec,
 	selectVersion, selectFeed, selectChanged, selectTombstones,
 	noteIDsByContent, noteIDsByContentAt,
 	selectLinksOf, selectLinkEnds,
-	selectEmbeddings, selectEmbeddingsOf,
+	selectEmbeddingsOf,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,
 	anyDueEvent,
 }

@@ -3,9 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
-	"reflect"
 	"slices"
-	"strings"
 	"testing"
 	"time"
 
@@ -295,11 +293,8 @@ func testIsolation(t *testing.T, s amem.Store) {
 			}
 		}
 
-		var embedded []string
-		if err := tx.Embeddings(nsB, func(id string, _ []float32) error {
-			embedded = append(embedded, id)
-			return nil
-		}); err != nil {
+		embedded, err := embeddedIDs(tx, nsB)
+		if err != nil {
 			return err
 		}
 		if !slices.Equal(embedded, []string{b1.ID}) {
@@ -513,12 +508,11 @@ func testDeleteNote(t *testing.T, s amem.Store) {
 		if slices.Contains(ids, a.ID) || len(ids) != 2 {
 			t.Errorf("a zero filter matched %v, want the 2 notes left", ids)
 		}
-		return tx.Embeddings(ns, func(id string, _ []float32) error {
-			if id == a.ID {
-				t.Errorf("deleted note still has an embedding")
-			}
-			return nil
-		})
+		embedded, err := embeddedIDs(tx, ns)
+		if slices.Contains(embedded, a.ID) {
+			t.Errorf("deleted note still has an embedding")
+		}
+		return err
 	})
 
 	t.Run("missing", func(t *testing.T) {
@@ -812,49 +806,5 @@ func version(n amem.Note, v int) amem.Version {
 			Keywords: n.Keywords, Tags: n.Tags, Context: n.Context, Metadata: n.Metadata,
 		},
 		CreatedAt: base.Add(time.Duration(v) * time.Minute),
-	}
-}
-
-// NextNotes names each note's successor in ID order within its
-// namespace, with both event times; the last note, a missing ID and
-// another namespace's note are absent, and a deletion closes the gap.
-func testNextNotes(t *testing.T, s amem.Store) {
-	ns := newNS("next")
-	var notes []amem.Note
-	for i := range 5 {
-		notes = append(notes, newNote(ns, fmt.Sprint("turn ", i)))
-	}
-	// IDs made in one millisecond are not in creation order.
-	slices.SortFunc(notes, func(a, b amem.Note) int { return strings.Compare(a.ID, b.ID) })
-	for i := range notes {
-		notes[i].EventTime = base.Add(time.Duration(i) * time.Minute)
-	}
-	other := newNote(newNS("next-other"), "elsewhere") // an ID between none of ns's
-	// Insert in reverse so that insertion order isn't ID order.
-	insert(t, s, notes[4], notes[3], notes[2], notes[1], notes[0], other)
-	next := func(ids ...string) map[string]amem.NextNote {
-		t.Helper()
-		var out map[string]amem.NextNote
-		view(t, s, func(tx amem.Tx) error {
-			var err error
-			out, err = tx.NextNotes(ns, ids)
-			return err
-		})
-		return out
-	}
-	got := next(notes[0].ID, notes[2].ID, notes[4].ID, other.ID, "01JZZZZZZZZZZZZZZZZZZZZZZZ")
-	want := map[string]amem.NextNote{
-		notes[0].ID: {EventTime: notes[0].EventTime.UTC(), Next: notes[1].ID, NextEventTime: notes[1].EventTime.UTC()},
-		notes[2].ID: {EventTime: notes[2].EventTime.UTC(), Next: notes[3].ID, NextEventTime: notes[3].EventTime.UTC()},
-	}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("NextNotes = %v, want %v", got, want)
-	}
-	if got := next(); len(got) != 0 {
-		t.Errorf("NextNotes of no IDs = %v, want none", got)
-	}
-	update(t, s, func(tx amem.Tx) error { return tx.DeleteNote(ns, notes[1].ID) })
-	if got := next(notes[0].ID)[notes[0].ID].Next; got != notes[2].ID {
-		t.Errorf("after deleting the next note, next of the first = %s, want %s", got, notes[2].ID)
 	}
 }

@@ -396,6 +396,25 @@ func testLexicalSearchSync(t *testing.T, s amem.Store) {
 	}
 }
 
+// embeddedIDs returns the IDs of the namespace's notes that have a
+// vector, in ID order.
+func embeddedIDs(tx amem.Tx, ns string) ([]string, error) {
+	ids, err := tx.MatchIDs(ns, amem.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	err = tx.EmbeddingsOf(ns, ids, func(id string, _ []float32) error {
+		out = append(out, id)
+		return nil
+	})
+	slices.Sort(out)
+	return out, err
+}
+
+// EmbeddingsOf streams each vector of the notes asked for once, skips
+// notes without one, stops at fn's error, and reads nothing of another
+// namespace.
 func testEmbeddings(t *testing.T, s amem.Store) {
 	ns := newNS("emb")
 	want := map[string][]float32{}
@@ -414,9 +433,13 @@ func testEmbeddings(t *testing.T, s amem.Store) {
 		notes = append(notes, n)
 	}
 	insert(t, s, notes...)
+	all := make([]string, len(notes))
+	for i, n := range notes {
+		all[i] = n.ID
+	}
 	got := map[string][]float32{}
 	view(t, s, func(tx amem.Tx) error {
-		return tx.Embeddings(ns, func(id string, vec []float32) error {
+		return tx.EmbeddingsOf(ns, all, func(id string, vec []float32) error {
 			if _, dup := got[id]; dup {
 				t.Errorf("note %s streamed twice", id)
 			}
@@ -437,7 +460,7 @@ func testEmbeddings(t *testing.T, s amem.Store) {
 		stop := errors.New("stop")
 		calls := 0
 		err := s.View(t.Context(), func(tx amem.Tx) error {
-			return tx.Embeddings(ns, func(string, []float32) error {
+			return tx.EmbeddingsOf(ns, all, func(string, []float32) error {
 				calls++
 				if calls == 3 {
 					return stop
@@ -446,7 +469,7 @@ func testEmbeddings(t *testing.T, s amem.Store) {
 			})
 		})
 		if !errors.Is(err, stop) || calls != 3 {
-			t.Errorf("Embeddings with fn failing on call 3: err %v after %d calls", err, calls)
+			t.Errorf("EmbeddingsOf with fn failing on call 3: err %v after %d calls", err, calls)
 		}
 	})
 	t.Run("of ids", func(t *testing.T) {
@@ -478,7 +501,7 @@ func testEmbeddings(t *testing.T, s amem.Store) {
 	})
 	t.Run("empty namespace", func(t *testing.T) {
 		view(t, s, func(tx amem.Tx) error {
-			return tx.Embeddings(newNS("none"), func(id string, _ []float32) error {
+			return tx.EmbeddingsOf(newNS("none"), all, func(id string, _ []float32) error {
 				t.Errorf("streamed %s from an empty namespace", id)
 				return nil
 			})

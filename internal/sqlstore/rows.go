@@ -22,7 +22,7 @@ type Rows interface {
 // cost nothing.
 const checkEvery = 1024
 
-// Embeddings streams rows of (id, embedding) to fn, as Tx.Embeddings
+// Embeddings streams rows of (id, embedding) to fn, as Tx.EmbeddingsOf
 // does: rows without a vector are skipped, and the vector passed is one
 // buffer reused for every row. B is the driver's type for bytes that
 // stay in its buffer (sql.RawBytes, pgtype.DriverBytes): decoded at
