@@ -18,7 +18,7 @@ const (
 var EventKinds = []EventKind{EventCreated, EventUpdated, EventEnriched, EventEvolved, EventDeleted}
 
 // Event is one change of a note, queued for a namespace's webhooks by
-// Tx.RecordEvent in the transaction that makes the change, so that an
+// EventRecorder.RecordEvent in the transaction that makes the change, so that an
 // acknowledged write always has its event and a rolled-back one never
 // does.
 type Event struct {

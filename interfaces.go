@@ -109,9 +109,18 @@ type Store interface {
 	Close() error
 }
 
-// Tx is one transaction of a Store. Every method is scoped to one
-// namespace except FindNote and Namespaces, which Memory uses only for
-// administration (the CLI resolving an ID, stats).
+// Tx is one transaction of a Store: the abilities every store has
+// (reading notes, writing them, the change feed the indexes follow, and
+// the claims that let any number of processes enrich one memory), each
+// an interface of its own so that a consumer can ask for what it uses.
+// Two more are optional, found by type assertion on the Tx, as
+// database/sql/driver does, each with a documented fallback:
+// EventRecorder (the webhook outbox) and UsageKeeper (token usage). A
+// wrapper that embeds a Tx hides them unless it declares them too.
+//
+// Every method is scoped to one namespace except FindNote and
+// Namespaces, which Memory uses only for administration (the CLI
+// resolving an ID, stats).
 //
 // Rules every implementation keeps (package storetest checks them):
 //   - A View is one consistent snapshot (REPEATABLE READ or stronger).
@@ -126,8 +135,15 @@ type Store interface {
 //     no bounded time range.
 //   - Namespaces lists only namespaces recorded by PutNamespace.
 type Tx interface {
+	NoteReader
+	NoteWriter
+	ChangeFeed
+	Claimer
+}
+
+// NoteReader reads a namespace's notes, their versions and counts.
+type NoteReader interface {
 	Namespace(ns string) (NamespaceInfo, error) // ErrNotFound if new
-	PutNamespace(info NamespaceInfo) error
 	Namespaces() ([]NamespaceInfo, error)
 
 	// Note returns the note with its embedding and links.
@@ -148,6 +164,25 @@ type Tx interface {
 	// whose event time is at. Import uses it to recognise notes it added
 	// before; with a time it should be an indexed lookup.
 	NoteIDsByContent(ns, content string, at time.Time) ([]string, error)
+
+	// EmbeddingsOf calls fn, in no particular order, for each of ids that
+	// is a note of the namespace with an embedding; the others are
+	// skipped. vec is only valid during the call. The approximate index
+	// re-ranks its candidates by the vectors it reads here.
+	EmbeddingsOf(ns string, ids []string, fn func(id string, vec []float32) error) error
+	// MatchIDs returns the IDs of notes that pass the filter; a zero
+	// filter passes every note (Memory.Browse lists by it).
+	MatchIDs(ns string, f Filter) ([]string, error)
+
+	Versions(ns, id string) ([]Version, error)
+	// Stats counts a namespace's notes by enrichment state, and its links.
+	Stats(ns string) (NamespaceStats, error)
+}
+
+// NoteWriter writes notes, links and versions. Every write of a note
+// also takes the namespace's next number in the change feed.
+type NoteWriter interface {
+	PutNamespace(info NamespaceInfo) error
 	// InsertNote stores a new note; an existing ID is ErrConflict.
 	InsertNote(n Note) error
 	// UpdateNote replaces every stored field of an existing note except
@@ -159,14 +194,23 @@ type Tx interface {
 	// and leaves a tombstone in the namespace's change feed.
 	DeleteNote(ns, id string) error
 
-	// The change feed. Every transaction that inserts, updates or deletes
-	// notes of a namespace takes the next sequence number of that
-	// namespace (one per transaction and namespace) and stamps the notes
-	// it wrote with it; a deleted note leaves a tombstone with it. Within
-	// a namespace, sequence numbers are handed out in commit order (the
-	// namespace's feed row is locked until commit), so a reader that has
-	// seen head H has seen every change numbered H or lower.
-	//
+	// PutLink inserts or replaces the link Source->Target.
+	PutLink(ns string, l Link) error
+	// DeleteLinksFrom removes every link whose source is id.
+	DeleteLinksFrom(ns, id string) error
+
+	AddVersion(v Version) error
+}
+
+// ChangeFeed is what the indexes follow (package kernel). Every
+// transaction that inserts, updates or deletes notes of a namespace takes
+// the next sequence number of that namespace (one per transaction and
+// namespace) and stamps the notes it wrote with it; a deleted note leaves
+// a tombstone with it. Within a namespace, sequence numbers are handed
+// out in commit order (the namespace's feed row is locked until commit),
+// so a reader that has seen head H has seen every change numbered H or
+// lower.
+type ChangeFeed interface {
 	// FeedHead returns the namespace's position; a namespace never
 	// written is the zero Feed.
 	FeedHead(ns string) (Feed, error)
@@ -181,11 +225,15 @@ type Tx interface {
 	// before t and raises the feed's horizon to the highest dropped
 	// number: a follower behind the horizon must reload in full.
 	CompactFeed(ns string, before time.Time) (int, error)
+}
 
-	// Claims: a note is enriched by one claimant at a time, across
-	// processes. A claim is held by an owner token until it is released
-	// or its lease expires; an expired claim may be taken by anyone.
-	//
+// Claimer holds enrichment claims. Not optional: without it two
+// processes would enrich, link and evolve the same note at once.
+//
+// A note is enriched by one claimant at a time, across processes. A
+// claim is held by an owner token until it is released or its lease
+// expires; an expired claim may be taken by anyone.
+type Claimer interface {
 	// ClaimDue claims up to limit notes, of any namespace, whose
 	// enrichment is due at now (Enrichment.DueAt set and not after now)
 	// and that no live claim holds, oldest due first, for owner until
@@ -200,37 +248,30 @@ type Tx interface {
 	// ReleaseClaim ends owner's claim; ErrConflict if owner no longer
 	// holds it (it expired and was taken, or was released).
 	ReleaseClaim(ns, id, owner string) error
-	// EmbeddingsOf calls fn, in no particular order, for each of ids that
-	// is a note of the namespace with an embedding; the others are
-	// skipped. vec is only valid during the call. The approximate index
-	// re-ranks its candidates by the vectors it reads here.
-	EmbeddingsOf(ns string, ids []string, fn func(id string, vec []float32) error) error
-	// MatchIDs returns the IDs of notes that pass the filter; a zero
-	// filter passes every note (Memory.Browse lists by it).
-	MatchIDs(ns string, f Filter) ([]string, error)
+}
 
-	// PutLink inserts or replaces the link Source->Target.
-	PutLink(ns string, l Link) error
-	// DeleteLinksFrom removes every link whose source is id.
-	DeleteLinksFrom(ns, id string) error
-
-	AddVersion(v Version) error
-	Versions(ns, id string) ([]Version, error)
-
-	RecordUsage(r UsageRecord) error
-	// UsageTotals sums a namespace's usage by operation, in operation
-	// order; NoteUsage the same for one note's records.
-	UsageTotals(ns string) ([]UsageTotal, error)
-	NoteUsage(ns, id string) ([]UsageTotal, error)
-	// Stats counts a namespace's notes by enrichment state, and its links.
-	Stats(ns string) (NamespaceStats, error)
-
+// EventRecorder is a Tx's optional ability to queue webhook events in the
+// transaction that makes the change. A Tx without it records none: its
+// store keeps no webhooks (package webhook's Store) to deliver them to.
+type EventRecorder interface {
 	// RecordEvent queues e in the outbox of every webhook of e.Namespace
 	// that takes e.Kind, as part of this transaction; with no such
 	// webhook it writes nothing. Whether a namespace has webhooks is read
 	// here, in the transaction, never from a cache: a webhook created by
 	// another process counts from its commit on.
 	RecordEvent(e Event) error
+}
+
+// UsageKeeper is a Tx's optional ability to keep the model tokens spent
+// enriching notes. A Tx without it keeps none: enrichment goes on, and
+// Memory's Stats and NoteUsage report no usage.
+type UsageKeeper interface {
+	// RecordUsage keeps a record of the tokens an operation spent.
+	RecordUsage(r UsageRecord) error
+	// UsageTotals sums a namespace's usage by operation, in operation
+	// order; NoteUsage the same for one note's records.
+	UsageTotals(ns string) ([]UsageTotal, error)
+	NoteUsage(ns, id string) ([]UsageTotal, error)
 }
 
 // Feed is a namespace's position in its change feed, with the embedder

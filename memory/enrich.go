@@ -194,7 +194,13 @@ type usage struct{ construct, connect, evolve amem.Usage }
 
 func (u usage) zero() bool { return u == usage{} }
 
+// record keeps u in tx; a store that keeps no usage (amem.UsageKeeper)
+// is not told.
 func (u usage) record(tx amem.Tx, ns, id string, at time.Time) error {
+	k, ok := tx.(amem.UsageKeeper)
+	if !ok {
+		return nil
+	}
 	for _, op := range []struct {
 		name string
 		u    amem.Usage
@@ -202,7 +208,7 @@ func (u usage) record(tx amem.Tx, ns, id string, at time.Time) error {
 		if op.u == (amem.Usage{}) {
 			continue
 		}
-		if err := tx.RecordUsage(amem.UsageRecord{Namespace: ns, NoteID: id, Operation: op.name, Usage: op.u, At: at}); err != nil {
+		if err := k.RecordUsage(amem.UsageRecord{Namespace: ns, NoteID: id, Operation: op.name, Usage: op.u, At: at}); err != nil {
 			return err
 		}
 	}

@@ -144,10 +144,13 @@ func (m *Memory) viewNote(ctx context.Context, ns, id string, fn func(amem.Tx) e
 // NoteUsage returns the model tokens spent enriching a note, by operation
 // (construct, connect, evolve), failed attempts included. Tokens a note's
 // enrichment spent on evolving its neighbours count for it, not for them.
+// A store that keeps no usage (amem.UsageKeeper) reports none.
 func (m *Memory) NoteUsage(ctx context.Context, ns, id string) ([]amem.UsageTotal, error) {
 	var out []amem.UsageTotal
 	err := m.viewNote(ctx, ns, id, func(tx amem.Tx) (err error) {
-		out, err = tx.NoteUsage(ns, id)
+		if k, ok := tx.(amem.UsageKeeper); ok {
+			out, err = k.NoteUsage(ns, id)
+		}
 		return err
 	})
 	return out, err
@@ -170,9 +173,11 @@ func (m *Memory) Stats(ctx context.Context, ns string) ([]amem.Stats, error) {
 			if err != nil {
 				return err
 			}
-			u, err := tx.UsageTotals(info.Name)
-			if err != nil {
-				return err
+			var u []amem.UsageTotal
+			if k, ok := tx.(amem.UsageKeeper); ok {
+				if u, err = k.UsageTotals(info.Name); err != nil {
+					return err
+				}
 			}
 			var total amem.Usage
 			for _, x := range u {

@@ -355,4 +355,3 @@ func (t *tx) DeleteNote(ns, id string) error {
 	}
 	return nil
 }
-

@@ -32,7 +32,12 @@ type tx struct {
 	locks map[string]bool  // feed rows locked, by namespace
 }
 
-var _ amem.Tx = (*tx)(nil)
+// Every ability, the optional ones included.
+var _ interface {
+	amem.Tx
+	amem.EventRecorder
+	amem.UsageKeeper
+} = (*tx)(nil)
 
 func (t *tx) exec(query string, args ...any) (pgconn.CommandTag, error) {
 	if t.ended {

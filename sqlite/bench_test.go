@@ -194,7 +194,7 @@ func BenchmarkRecordEvent(b *testing.B) {
 			b.ReportAllocs()
 			if err := s.Update(ctx, func(tx amem.Tx) error {
 				for b.Loop() {
-					if err := tx.RecordEvent(e); err != nil {
+					if err := tx.(amem.EventRecorder).RecordEvent(e); err != nil {
 						return err
 					}
 				}

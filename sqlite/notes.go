@@ -356,4 +356,3 @@ func changed(res sql.Result) (bool, error) {
 	n, err := res.RowsAffected()
 	return n > 0, err
 }
-

@@ -89,7 +89,7 @@ func TestReopen(t *testing.T) {
 		CreatedAt: time.Unix(5, 6).UTC()}
 	err = s.Update(ctx, func(tx amem.Tx) error {
 		return errors.Join(tx.PutNamespace(info), tx.InsertNote(a), tx.InsertNote(b), tx.PutLink("ns", link),
-			tx.AddVersion(ver), tx.RecordUsage(amem.UsageRecord{Namespace: "ns", Operation: "embed", Usage: amem.Usage{PromptTokens: 9}}))
+			tx.AddVersion(ver), tx.(amem.UsageKeeper).RecordUsage(amem.UsageRecord{Namespace: "ns", Operation: "embed", Usage: amem.Usage{PromptTokens: 9}}))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +126,7 @@ func TestReopen(t *testing.T) {
 		if len(vs) != 1 || !samePrint(t, vs[0], ver) {
 			t.Errorf("versions after reopen = %+v", vs)
 		}
-		u, err := tx.UsageTotals("ns")
+		u, err := tx.(amem.UsageKeeper).UsageTotals("ns")
 		if err != nil {
 			return err
 		}

@@ -23,7 +23,12 @@ type tx struct {
 	seqs  map[string]int64     // change numbers taken, by namespace
 }
 
-var _ amem.Tx = (*tx)(nil)
+// Every ability, the optional ones included.
+var _ interface {
+	amem.Tx
+	amem.EventRecorder
+	amem.UsageKeeper
+} = (*tx)(nil)
 
 // stmt returns query's prepared statement bound to the transaction, or nil
 // if the pool hasn't prepared it. Each is bound once per transaction:

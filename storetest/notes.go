@@ -257,7 +257,7 @@ func testIsolation(t *testing.T, s amem.Store) {
 		if err := tx.AddVersion(version(a1, 1)); err != nil {
 			return err
 		}
-		return tx.RecordUsage(amem.UsageRecord{Namespace: nsA, NoteID: a1.ID, Operation: "embed", Usage: amem.Usage{PromptTokens: 5}, At: base})
+		return usageKeeper(t, tx).RecordUsage(amem.UsageRecord{Namespace: nsA, NoteID: a1.ID, Operation: "embed", Usage: amem.Usage{PromptTokens: 5}, At: base})
 	})
 
 	view(t, s, func(tx amem.Tx) error {
@@ -308,7 +308,7 @@ func testIsolation(t *testing.T, s amem.Store) {
 		if len(vs) != 0 {
 			t.Errorf("Versions(B, a1) = %+v, want none", vs)
 		}
-		usage, err := tx.UsageTotals(nsB)
+		usage, err := usageKeeper(t, tx).UsageTotals(nsB)
 		if err != nil {
 			return err
 		}

@@ -57,6 +57,27 @@ import (
 	"github.com/amem-dev/amem"
 )
 
+// usageKeeper and eventRecorder return the Tx's optional abilities: the
+// suite holds a store to every ability, the optional ones included (a
+// store that leaves one out runs the other tests by name).
+func usageKeeper(t *testing.T, tx amem.Tx) amem.UsageKeeper {
+	t.Helper()
+	k, ok := tx.(amem.UsageKeeper)
+	if !ok {
+		t.Fatalf("%T does not implement amem.UsageKeeper", tx)
+	}
+	return k
+}
+
+func eventRecorder(t *testing.T, tx amem.Tx) amem.EventRecorder {
+	t.Helper()
+	r, ok := tx.(amem.EventRecorder)
+	if !ok {
+		t.Fatalf("%T does not implement amem.EventRecorder", tx)
+	}
+	return r
+}
+
 // Run runs the conformance suite, one subtest per behaviour. open must
 // return a new, empty store each time it is called, and close it when the
 // test ends (a store the test closed itself must tolerate that).

@@ -95,14 +95,14 @@ func testUsage(t *testing.T, s amem.Store) {
 	}
 	update(t, s, func(tx amem.Tx) error {
 		for _, r := range recs {
-			if err := tx.RecordUsage(r); err != nil {
+			if err := usageKeeper(t, tx).RecordUsage(r); err != nil {
 				return err
 			}
 		}
 		return nil
 	})
 	view(t, s, func(tx amem.Tx) error {
-		got, err := tx.UsageTotals(ns)
+		got, err := usageKeeper(t, tx).UsageTotals(ns)
 		if err != nil {
 			return err
 		}
@@ -114,17 +114,17 @@ func testUsage(t *testing.T, s amem.Store) {
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("UsageTotals = %+v, want %+v", got, want)
 		}
-		one, err := tx.NoteUsage(ns, recs[0].NoteID)
+		one, err := usageKeeper(t, tx).NoteUsage(ns, recs[0].NoteID)
 		if err != nil {
 			return err
 		}
 		if want := []amem.UsageTotal{{Operation: "construct", Calls: 1, Usage: recs[0].Usage}}; !reflect.DeepEqual(one, want) {
 			t.Errorf("NoteUsage = %+v, want %+v", one, want)
 		}
-		if none, err := tx.NoteUsage(other, recs[0].NoteID); err != nil || none == nil || len(none) != 0 {
+		if none, err := usageKeeper(t, tx).NoteUsage(other, recs[0].NoteID); err != nil || none == nil || len(none) != 0 {
 			t.Errorf("NoteUsage in another namespace = %#v, %v; want empty", none, err)
 		}
-		none, err := tx.UsageTotals(newNS("usage-none"))
+		none, err := usageKeeper(t, tx).UsageTotals(newNS("usage-none"))
 		if err != nil {
 			return err
 		}
@@ -186,7 +186,7 @@ func testRollbackOnError(t *testing.T, s amem.Store) {
 		if err := tx.PutNamespace(amem.NamespaceInfo{Name: ns, Embedder: "x", Dimensions: 1}); err != nil {
 			return err
 		}
-		if err := tx.RecordUsage(amem.UsageRecord{Namespace: ns, Operation: "embed", At: base}); err != nil {
+		if err := usageKeeper(t, tx).RecordUsage(amem.UsageRecord{Namespace: ns, Operation: "embed", At: base}); err != nil {
 			return err
 		}
 		u := kept
@@ -239,7 +239,7 @@ func checkRolledBack(t *testing.T, s amem.Store, ns, id string, kept amem.Note) 
 		wantNotFound(t, "note of a rolled-back transaction", err)
 		_, err = tx.Namespace(ns)
 		wantNotFound(t, "namespace of a rolled-back transaction", err)
-		u, err := tx.UsageTotals(ns)
+		u, err := usageKeeper(t, tx).UsageTotals(ns)
 		if err == nil && len(u) != 0 {
 			t.Errorf("usage of a rolled-back transaction: %+v", u)
 		}
@@ -267,7 +267,9 @@ func testViewIsReadOnly(t *testing.T, s amem.Store) {
 		{"PutNamespace", func(tx amem.Tx) error {
 			return tx.PutNamespace(amem.NamespaceInfo{Name: ns, Embedder: "e", Dimensions: 1})
 		}},
-		{"RecordUsage", func(tx amem.Tx) error { return tx.RecordUsage(amem.UsageRecord{Namespace: ns, Operation: "x"}) }},
+		{"RecordUsage", func(tx amem.Tx) error {
+			return usageKeeper(t, tx).RecordUsage(amem.UsageRecord{Namespace: ns, Operation: "x"})
+		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var opErr error

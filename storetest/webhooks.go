@@ -13,8 +13,8 @@ import (
 	"github.com/amem-dev/amem/webhook"
 )
 
-// webhookStore returns s as a webhook.Store: every store keeps the
-// outbox that Tx.RecordEvent writes.
+// webhookStore returns s as a webhook.Store: the suite holds a store to
+// keeping the outbox that amem.EventRecorder writes.
 func webhookStore(t *testing.T, s amem.Store) webhook.Store {
 	t.Helper()
 	ws, ok := s.(webhook.Store)
@@ -28,7 +28,7 @@ func recordEvents(t *testing.T, s amem.Store, es ...amem.Event) {
 	t.Helper()
 	update(t, s, func(tx amem.Tx) error {
 		for _, e := range es {
-			if err := tx.RecordEvent(e); err != nil {
+			if err := eventRecorder(t, tx).RecordEvent(e); err != nil {
 				return err
 			}
 		}
@@ -82,7 +82,7 @@ func testWebhookOutbox(t *testing.T, s amem.Store) {
 	recordEvents(t, s, amem.Event{Namespace: other, NoteID: "N0", Version: 1, Kind: amem.EventCreated, At: t0})
 	errRollback := errors.New("roll back")
 	err := s.Update(ctx, func(tx amem.Tx) error {
-		if err := tx.RecordEvent(amem.Event{Namespace: ns, NoteID: "N9", Version: 1, Kind: amem.EventCreated, At: t0}); err != nil {
+		if err := eventRecorder(t, tx).RecordEvent(amem.Event{Namespace: ns, NoteID: "N9", Version: 1, Kind: amem.EventCreated, At: t0}); err != nil {
 			return err
 		}
 		return errRollback
@@ -91,7 +91,7 @@ func testWebhookOutbox(t *testing.T, s amem.Store) {
 		t.Fatal(err)
 	}
 	err = s.Update(ctx, func(tx amem.Tx) error {
-		return tx.RecordEvent(amem.Event{Namespace: ns, NoteID: "N9", Version: 1, Kind: "renamed", At: t0})
+		return eventRecorder(t, tx).RecordEvent(amem.Event{Namespace: ns, NoteID: "N9", Version: 1, Kind: "renamed", At: t0})
 	})
 	if !errors.Is(err, amem.ErrInvalid) {
 		t.Fatalf("an unknown kind: %v, want ErrInvalid", err)

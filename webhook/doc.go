@@ -4,7 +4,7 @@
 // created, updated, enriched, evolved, deleted.
 //
 // Delivery is at least once. Memory queues each event in the store's
-// outbox in the transaction that makes the change (amem.Tx.RecordEvent),
+// outbox in the transaction that makes the change (amem.EventRecorder),
 // so an acknowledged write always has its event and a crash loses none.
 // A Worker claims due events with a lease (two servers on one database
 // don't routinely send the same event twice), POSTs them, deletes what a

@@ -56,7 +56,7 @@ type Delivery struct {
 }
 
 // Store keeps webhooks and their outbox. Package sqlite and package
-// postgres implement it; the outbox is written by amem.Tx.RecordEvent.
+// postgres implement it; the outbox is written by amem.EventRecorder.
 type Store interface {
 	// CreateWebhook stores a new webhook; an existing ID is
 	// amem.ErrConflict.

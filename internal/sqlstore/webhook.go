@@ -12,7 +12,7 @@ import (
 )
 
 // EncodeKinds stores a webhook's event kinds as one comma-separated text
-// column, "" for every kind, so that Tx.RecordEvent can pick a
+// column, "" for every kind, so that RecordEvent can pick a
 // namespace's webhooks that take a kind in the INSERT ... SELECT itself:
 // ','||kinds||',' holds ','||kind||','.
 func EncodeKinds(kinds []amem.EventKind) string {
