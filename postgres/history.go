@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/sqlstore"
@@ -69,31 +68,12 @@ func (t *tx) Versions(ns, id string) ([]amem.Version, error) {
 	if err != nil {
 		return nil, fmt.Errorf("versions of %s: %w", id, err)
 	}
-	out, err := pgx.CollectRows(rows, scanVersion)
+	defer rows.Close()
+	out, err := sqlstore.Collect(mapped{rows}, sqlstore.ScanVersion)
 	if err != nil {
-		return nil, fmt.Errorf("versions of %s: %w", id, mapError(err))
-	}
-	if out == nil {
-		out = []amem.Version{}
+		return nil, fmt.Errorf("versions of %s: %w", id, err)
 	}
 	return out, nil
-}
-
-func scanVersion(row pgx.CollectableRow) (amem.Version, error) {
-	var (
-		v                 amem.Version
-		actor             string
-		changes, snapshot string
-		created           pgtype.Int8
-	)
-	if err := row.Scan(&v.NoteID, &v.Namespace, &v.Version, &actor, &v.Reason, &changes, &snapshot, &created); err != nil {
-		return amem.Version{}, err
-	}
-	v.Actor, v.CreatedAt = amem.Actor(actor), timeOf(created)
-	if err := sqlstore.DecodeVersion(&v, changes, snapshot); err != nil {
-		return amem.Version{}, err
-	}
-	return v, nil
 }
 
 const insertUsage = `INSERT INTO usage (ns, note_id, operation, prompt_tokens, completion_tokens, at)
@@ -142,17 +122,8 @@ func (t *tx) usageTotals(query string, args ...any) ([]amem.UsageTotal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("usage totals: %w", err)
 	}
-	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (amem.UsageTotal, error) {
-		var u amem.UsageTotal
-		return u, row.Scan(&u.Operation, &u.Calls, &u.PromptTokens, &u.CompletionTokens)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("usage totals: %w", mapError(err))
-	}
-	if out == nil {
-		out = []amem.UsageTotal{}
-	}
-	return out, nil
+	defer rows.Close()
+	return sqlstore.UsageTotals(mapped{rows})
 }
 
 const (
@@ -163,25 +134,14 @@ const (
 // Stats counts the notes of ns by enrichment state (states without notes
 // are absent from ByState) and its links.
 func (t *tx) Stats(ns string) (amem.NamespaceStats, error) {
-	st := amem.NamespaceStats{ByState: map[amem.EnrichState]int{}}
 	rows, err := t.query(countNotesByState, ns)
 	if err != nil {
 		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var (
-			state string
-			n     int
-		)
-		if err := rows.Scan(&state, &n); err != nil {
-			return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
-		}
-		st.ByState[amem.EnrichState(state)] = n
-		st.Notes += n
-	}
-	if err := rows.Err(); err != nil {
-		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", mapError(err))
+	st, err := sqlstore.NotesByState(mapped{rows})
+	if err != nil {
+		return amem.NamespaceStats{}, err
 	}
 	if err := t.queryRow(countLinks, []any{ns}, &st.Links); err != nil && !errors.Is(err, pgx.ErrNoRows) {
 		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)

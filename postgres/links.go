@@ -3,8 +3,6 @@ package postgres
 import (
 	"fmt"
 
-	"github.com/jackc/pgx/v5/pgtype"
-
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/sqlstore"
 )
@@ -32,19 +30,15 @@ func (t *tx) attachLinks(notes []amem.Note) error {
 		return fmt.Errorf("links: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var (
-			l       amem.Link
-			created pgtype.Int8
-		)
-		if err := rows.Scan(&l.Source, &l.Target, &l.Reason, &l.Strength, &created); err != nil {
-			return fmt.Errorf("links: %w", err)
+	err = sqlstore.Each(mapped{rows}, func(r sqlstore.Scanner) error {
+		l, err := sqlstore.ScanLink(r)
+		if err == nil {
+			links.Add(l)
 		}
-		l.CreatedAt = timeOf(created)
-		links.Add(l)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("links: %w", mapError(err))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("links: %w", err)
 	}
 	return nil
 }

@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // ErrSchemaTooNew is returned by Open when the database was migrated by a
@@ -210,25 +211,15 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		if _, err := tx.Exec(ctx, lockMigrations, int64(migrationLock)); err != nil {
 			return fmt.Errorf("migrate: lock: %w", err)
 		}
-		if _, err := tx.Exec(ctx, createMigrations); err != nil {
-			return fmt.Errorf("migrate: %w", err)
-		}
-		var have int
-		if err := tx.QueryRow(ctx, selectSchemaVersion).Scan(&have); err != nil {
-			return fmt.Errorf("migrate: schema version: %w", err)
-		}
-		if have > len(migrations) {
-			return fmt.Errorf("%w: the database is at version %d, this program knows up to %d",
-				ErrSchemaTooNew, have, len(migrations))
-		}
-		for v := have + 1; v <= len(migrations); v++ {
-			if _, err := tx.Exec(ctx, migrations[v-1]); err != nil {
-				return fmt.Errorf("migrate: version %d: %w", v, err)
-			}
-			if _, err := tx.Exec(ctx, insertMigration, v, time.Now().UnixNano()); err != nil {
-				return fmt.Errorf("migrate: version %d: %w", v, err)
-			}
-		}
-		return nil
+		m := sqlstore.Migrations{Steps: migrations, Create: createMigrations, Version: selectSchemaVersion,
+			Insert: insertMigration, TooNew: ErrSchemaTooNew}
+		return m.Apply(func(q string, args ...any) error {
+			_, err := tx.Exec(ctx, q, args...)
+			return err
+		}, func(q string) (int, error) {
+			var n int
+			err := tx.QueryRow(ctx, q).Scan(&n)
+			return n, err
+		})
 	})
 }

@@ -68,16 +68,9 @@ func (t *tx) queryNotes(query string, args ...any) ([]amem.Note, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	notes := []amem.Note{}
-	for rows.Next() {
-		n, err := scanNote(rows, nil)
-		if err != nil {
-			return nil, err
-		}
-		notes = append(notes, n)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, mapError(err)
+	notes, err := sqlstore.Collect(mapped{rows}, func(sqlstore.Scanner) (amem.Note, error) { return scanNote(rows, nil) })
+	if err != nil {
+		return nil, err
 	}
 	if err := t.attachLinks(notes); err != nil {
 		return nil, err

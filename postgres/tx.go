@@ -7,9 +7,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
-	"github.com/jackc/pgx/v5/pgtype"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // tx is an amem.Tx over one pgx transaction. amem.Tx's methods take no
@@ -137,23 +137,16 @@ ON CONFLICT (name) DO UPDATE SET
 	embedder = excluded.embedder, dims = excluded.dims, created_at = excluded.created_at`
 
 func (t *tx) PutNamespace(info amem.NamespaceInfo) error {
-	if info.Name == "" {
-		return fmt.Errorf("put namespace: %w: empty name", amem.ErrInvalid)
-	}
 	if err := t.notWritable("put namespace"); err != nil {
 		return err
 	}
 	if err := checkText("namespace", info.Name, info.Embedder); err != nil {
 		return fmt.Errorf("put namespace: %w", err)
 	}
-	created, err := timeValue(info.CreatedAt)
-	if err != nil {
-		return fmt.Errorf("put namespace %s: %w", info.Name, err)
-	}
-	if _, err := t.exec(upsertNamespace, info.Name, info.Embedder, info.Dimensions, created); err != nil {
-		return fmt.Errorf("put namespace %s: %w", info.Name, err)
-	}
-	return nil
+	return sqlstore.PutNamespace(info, func(args ...any) error {
+		_, err := t.exec(upsertNamespace, args...)
+		return err
+	})
 }
 
 const selectNamespaces = `SELECT name, embedder, dims, created_at FROM namespaces ORDER BY name`
@@ -173,17 +166,5 @@ func (t *tx) Namespaces() ([]amem.NamespaceInfo, error) {
 
 func collectNamespaces(rows pgx.Rows) ([]amem.NamespaceInfo, error) {
 	defer rows.Close()
-	out := []amem.NamespaceInfo{}
-	for rows.Next() {
-		var (
-			info    amem.NamespaceInfo
-			created pgtype.Int8
-		)
-		if err := rows.Scan(&info.Name, &info.Embedder, &info.Dimensions, &created); err != nil {
-			return nil, err
-		}
-		info.CreatedAt = timeOf(created)
-		out = append(out, info)
-	}
-	return out, mapError(rows.Err())
+	return sqlstore.Collect(mapped{rows}, sqlstore.ScanNamespace)
 }

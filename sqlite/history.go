@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"database/sql"
 	"fmt"
 
 	"github.com/amem-dev/amem"
@@ -50,35 +49,11 @@ func (t *tx) Versions(ns, id string) ([]amem.Version, error) {
 		return nil, fmt.Errorf("versions of %s: %w", id, err)
 	}
 	defer rows.Close()
-	out := []amem.Version{}
-	for rows.Next() {
-		v, err := scanVersion(rows)
-		if err != nil {
-			return nil, fmt.Errorf("versions of %s: %w", id, err)
-		}
-		out = append(out, v)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := sqlstore.Collect(rows, sqlstore.ScanVersion)
+	if err != nil {
 		return nil, fmt.Errorf("versions of %s: %w", id, err)
 	}
 	return out, nil
-}
-
-func scanVersion(s scanner) (amem.Version, error) {
-	var (
-		v                 amem.Version
-		actor             string
-		changes, snapshot string
-		created           sql.NullInt64
-	)
-	if err := s.Scan(&v.NoteID, &v.Namespace, &v.Version, &actor, &v.Reason, &changes, &snapshot, &created); err != nil {
-		return amem.Version{}, err
-	}
-	v.Actor, v.CreatedAt = amem.Actor(actor), timeOf(created)
-	if err := sqlstore.DecodeVersion(&v, changes, snapshot); err != nil {
-		return amem.Version{}, err
-	}
-	return v, nil
 }
 
 const insertUsage = `INSERT INTO usage (ns, note_id, operation, prompt_tokens, completion_tokens, at)
@@ -121,18 +96,7 @@ func (t *tx) usageTotals(query string, args ...any) ([]amem.UsageTotal, error) {
 		return nil, fmt.Errorf("usage totals: %w", err)
 	}
 	defer rows.Close()
-	out := []amem.UsageTotal{}
-	for rows.Next() {
-		var u amem.UsageTotal
-		if err := rows.Scan(&u.Operation, &u.Calls, &u.PromptTokens, &u.CompletionTokens); err != nil {
-			return nil, fmt.Errorf("usage totals: %w", err)
-		}
-		out = append(out, u)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("usage totals: %w", err)
-	}
-	return out, nil
+	return sqlstore.UsageTotals(rows)
 }
 
 const (
@@ -143,25 +107,14 @@ const (
 // Stats counts the notes of ns by enrichment state (states without notes
 // are absent from ByState) and its links.
 func (t *tx) Stats(ns string) (amem.NamespaceStats, error) {
-	st := amem.NamespaceStats{ByState: map[amem.EnrichState]int{}}
 	rows, err := t.query(countNotesByState, ns)
 	if err != nil {
 		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var (
-			state string
-			n     int
-		)
-		if err := rows.Scan(&state, &n); err != nil {
-			return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
-		}
-		st.ByState[amem.EnrichState(state)] = n
-		st.Notes += n
-	}
-	if err := rows.Err(); err != nil {
-		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)
+	st, err := sqlstore.NotesByState(rows)
+	if err != nil {
+		return amem.NamespaceStats{}, err
 	}
 	if err := t.queryRow(countLinks, ns).Scan(&st.Links); err != nil {
 		return amem.NamespaceStats{}, fmt.Errorf("stats: %w", err)

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"database/sql"
 	"fmt"
 
 	"github.com/amem-dev/amem"
@@ -35,18 +34,14 @@ func (t *tx) attachLinks(notes []amem.Note) error {
 		return fmt.Errorf("links: %w", err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		var (
-			l       amem.Link
-			created sql.NullInt64
-		)
-		if err := rows.Scan(&l.Source, &l.Target, &l.Reason, &l.Strength, &created); err != nil {
-			return fmt.Errorf("links: %w", err)
+	err = sqlstore.Each(rows, func(r sqlstore.Scanner) error {
+		l, err := sqlstore.ScanLink(r)
+		if err == nil {
+			links.Add(l)
 		}
-		l.CreatedAt = timeOf(created)
-		links.Add(l)
-	}
-	if err := rows.Err(); err != nil {
+		return err
+	})
+	if err != nil {
 		return fmt.Errorf("links: %w", err)
 	}
 	return nil

@@ -5,7 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"time"
+
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // ErrSchemaTooNew is returned by Open when the database was migrated by a
@@ -283,24 +284,18 @@ func migrate(ctx context.Context, db *sql.DB) (err error) {
 			_ = tx.Rollback()
 		}
 	}()
-	if _, err := tx.ExecContext(ctx, createMigrations); err != nil {
-		return fmt.Errorf("migrate: %w", err)
-	}
-	var have int
-	if err := tx.QueryRowContext(ctx, selectSchemaVersion).Scan(&have); err != nil {
-		return fmt.Errorf("migrate: schema version: %w", err)
-	}
-	if have > len(migrations) {
-		return fmt.Errorf("%w: the database is at version %d, this program knows up to %d",
-			ErrSchemaTooNew, have, len(migrations))
-	}
-	for v := have + 1; v <= len(migrations); v++ {
-		if _, err := tx.ExecContext(ctx, migrations[v-1]); err != nil {
-			return fmt.Errorf("migrate: version %d: %w", v, err)
-		}
-		if _, err := tx.ExecContext(ctx, insertMigration, v, time.Now().UnixNano()); err != nil {
-			return fmt.Errorf("migrate: version %d: %w", v, err)
-		}
+	m := sqlstore.Migrations{Steps: migrations, Create: createMigrations, Version: selectSchemaVersion,
+		Insert: insertMigration, TooNew: ErrSchemaTooNew}
+	err = m.Apply(func(q string, args ...any) error {
+		_, err := tx.ExecContext(ctx, q, args...)
+		return err
+	}, func(q string) (int, error) {
+		var n int
+		err := tx.QueryRowContext(ctx, q).Scan(&n)
+		return n, err
+	})
+	if err != nil {
+		return err
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("migrate: commit: %w", err)

@@ -79,15 +79,8 @@ func (t *tx) queryNotes(query string, args ...any) ([]amem.Note, error) {
 		return nil, err
 	}
 	defer rows.Close()
-	notes := []amem.Note{}
-	for rows.Next() {
-		n, err := scanNote(rows)
-		if err != nil {
-			return nil, err
-		}
-		notes = append(notes, n)
-	}
-	if err := rows.Err(); err != nil {
+	notes, err := sqlstore.Collect(rows, func(sqlstore.Scanner) (amem.Note, error) { return scanNote(rows) })
+	if err != nil {
 		return nil, err
 	}
 	if err := rows.Close(); err != nil {

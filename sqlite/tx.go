@@ -10,6 +10,7 @@ import (
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/sqlstore"
 )
 
 // tx is an amem.Tx over one database/sql transaction. amem.Tx's methods
@@ -84,7 +85,7 @@ func isConstraint(err error, code int) bool {
 const selectNamespace = `SELECT name, embedder, dims, created_at FROM namespaces WHERE name = ?`
 
 func (t *tx) Namespace(ns string) (amem.NamespaceInfo, error) {
-	info, err := scanNamespace(t.queryRow(selectNamespace, ns))
+	info, err := sqlstore.ScanNamespace(t.queryRow(selectNamespace, ns))
 	if errors.Is(err, sql.ErrNoRows) {
 		return amem.NamespaceInfo{}, fmt.Errorf("namespace %s: %w", ns, amem.ErrNotFound)
 	}
@@ -99,17 +100,10 @@ ON CONFLICT (name) DO UPDATE SET
 	embedder = excluded.embedder, dims = excluded.dims, created_at = excluded.created_at`
 
 func (t *tx) PutNamespace(info amem.NamespaceInfo) error {
-	if info.Name == "" {
-		return fmt.Errorf("put namespace: %w: empty name", amem.ErrInvalid)
-	}
-	created, err := timeValue(info.CreatedAt)
-	if err != nil {
-		return fmt.Errorf("put namespace %s: %w", info.Name, err)
-	}
-	if _, err := t.exec(upsertNamespace, info.Name, info.Embedder, info.Dimensions, created); err != nil {
-		return fmt.Errorf("put namespace %s: %w", info.Name, err)
-	}
-	return nil
+	return sqlstore.PutNamespace(info, func(args ...any) error {
+		_, err := t.exec(upsertNamespace, args...)
+		return err
+	})
 }
 
 const selectNamespaces = `SELECT name, embedder, dims, created_at FROM namespaces ORDER BY name`
@@ -121,15 +115,8 @@ func (t *tx) Namespaces() ([]amem.NamespaceInfo, error) {
 		return nil, fmt.Errorf("namespaces: %w", err)
 	}
 	defer rows.Close()
-	out := []amem.NamespaceInfo{}
-	for rows.Next() {
-		info, err := scanNamespace(rows)
-		if err != nil {
-			return nil, fmt.Errorf("namespaces: %w", err)
-		}
-		out = append(out, info)
-	}
-	if err := rows.Err(); err != nil {
+	out, err := sqlstore.Collect(rows, sqlstore.ScanNamespace)
+	if err != nil {
 		return nil, fmt.Errorf("namespaces: %w", err)
 	}
 	return out, nil
@@ -138,18 +125,6 @@ func (t *tx) Namespaces() ([]amem.NamespaceInfo, error) {
 // scanner is a *sql.Row or *sql.Rows.
 type scanner interface {
 	Scan(dest ...any) error
-}
-
-func scanNamespace(s scanner) (amem.NamespaceInfo, error) {
-	var (
-		info    amem.NamespaceInfo
-		created sql.NullInt64
-	)
-	if err := s.Scan(&info.Name, &info.Embedder, &info.Dimensions, &created); err != nil {
-		return amem.NamespaceInfo{}, err
-	}
-	info.CreatedAt = timeOf(created)
-	return info, nil
 }
 
 // SQLITE_CONSTRAINT_* extended result codes the store maps to amem errors.
