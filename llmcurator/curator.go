@@ -38,39 +38,21 @@
 package llmcurator
 
 import (
-	"bytes"
 	"context"
-	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"math"
-	"path"
 	"slices"
 	"strconv"
 	"strings"
-	"text/template"
 	"time"
 	"unicode/utf8"
 
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/amem-dev/amem"
-)
-
-//go:embed prompts/*.tmpl
-var promptFS embed.FS
-
-// Each prompt file defines "system" and/or "user"; each is its own set so
-// the names don't collide. The connect prompts share common.tmpl, which
-// defines their user message.
-var (
-	constructPrompt = parsePrompt("construct.tmpl")
-	connectPrompt   = parsePrompt("connect.tmpl", "common.tmpl")
-	linksPrompt     = parsePrompt("links.tmpl", "common.tmpl")
-	evolvePrompt    = parsePrompt("evolve.tmpl", "common.tmpl")
-	repairPrompt    = parsePrompt("repair.tmpl")
 )
 
 // quote fences text written by users or models as JSON (a string, or a
@@ -85,13 +67,6 @@ func quote[T string | []string](v T) string {
 		panic(err) // strings always encode
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func parsePrompt(files ...string) *template.Template {
-	for i, f := range files {
-		files[i] = "prompts/" + f
-	}
-	return template.Must(template.New(path.Base(files[0])).Funcs(template.FuncMap{"quote": quote[string]}).ParseFS(promptFS, files...))
 }
 
 // Options configure a Curator; zero fields mean the defaults.
@@ -179,12 +154,10 @@ var constructSchema = schema("note_attributes", `"required":["keywords","tags","
 
 // Construct asks the model for the note's keywords, tags and context.
 func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attributes, error) {
-	vars := map[string]any{
-		"Content": note.Content, "Time": when(note.EventTime),
-		"MaxKeywords": c.opts.MaxKeywords, "MinTags": 1, "MaxTags": c.opts.MaxTags,
-	}
+	vars := constructVars{Content: note.Content, Time: when(note.EventTime),
+		MaxKeywords: c.opts.MaxKeywords, MinTags: 1, MaxTags: c.opts.MaxTags}
 	var out constructOut
-	usage, err := c.ask(ctx, constructPrompt, vars, constructSchema, &out, func() error {
+	usage, err := c.ask(ctx, constructPrompt(vars), constructSchema, &out, func() error {
 		if strings.TrimSpace(out.Context) == "" {
 			return errors.New(`"context" is empty`)
 		}
@@ -326,8 +299,8 @@ func (s shown) Attributes() string {
 	return strings.Join(parts, " | ")
 }
 
-func connectData(note amem.Note, v view, list []shown) map[string]any {
-	return map[string]any{"Note": v.show("", note), "Candidates": list}
+func connectData(note amem.Note, v view, list []shown) connectVars {
+	return connectVars{Note: v.show("", note), Candidates: list}
 }
 
 // Connect asks the model which candidates to link and how to evolve them,
@@ -346,7 +319,7 @@ func (c *Curator) Connect(ctx context.Context, note amem.Note, cands []amem.Cand
 func (c *Curator) connectOnce(ctx context.Context, note amem.Note, cands []amem.Candidate) (amem.Decision, error) {
 	list := show(cands, oneCallView)
 	var out connectOut
-	usage, err := c.ask(ctx, connectPrompt, connectData(note, noteView, list), connectSchema, &out, nil)
+	usage, err := c.ask(ctx, connectPrompt(connectData(note, noteView, list)), connectSchema, &out, nil)
 	d := amem.Decision{Usage: usage}
 	if err != nil {
 		return d, err
@@ -362,7 +335,7 @@ func (c *Curator) connectOnce(ctx context.Context, note amem.Note, cands []amem.
 func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem.Candidate) (amem.Decision, error) {
 	list := show(cands, linkView)
 	var links linksOut
-	usage, err := c.ask(ctx, linksPrompt, connectData(note, linkNote, list), linksSchema, &links, nil)
+	usage, err := c.ask(ctx, linksPrompt(connectData(note, linkNote, list)), linksSchema, &links, nil)
 	d := amem.Decision{Usage: usage}
 	if err != nil {
 		return d, err
@@ -377,7 +350,7 @@ func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem
 		return d, nil
 	}
 	var evolve evolutionOut
-	d.EvolveUsage, err = c.ask(ctx, evolvePrompt, connectData(note, noteView, full), evolutionSchema, &evolve, nil)
+	d.EvolveUsage, err = c.ask(ctx, evolvePrompt(connectData(note, noteView, full)), evolutionSchema, &evolve, nil)
 	if err != nil {
 		return d, fmt.Errorf("evolve: %w", err)
 	}
@@ -439,25 +412,18 @@ func (c *Curator) resolve(note amem.Note, list []shown, ref string) (shown, bool
 	return shown{}, false
 }
 
-// ask renders a prompt's system and user templates, calls the model and
-// decodes its answer into out, checking it with check. A malformed or
-// truncated answer gets one repair turn; then ErrMalformed.
-func (c *Curator) ask(ctx context.Context, prompt *template.Template, data any, schema *amem.JSONSchema, out any, check func() error) (amem.Usage, error) {
-	system, err := render(prompt, "system", data)
-	if err != nil {
-		return amem.Usage{}, err
-	}
-	user, err := render(prompt, "user", data)
-	if err != nil {
-		return amem.Usage{}, err
-	}
+// ask sends a prompt to the model and decodes its answer into out,
+// checking it with check. A malformed or truncated answer gets one
+// repair turn; then ErrMalformed.
+func (c *Curator) ask(ctx context.Context, p prompt, schema *amem.JSONSchema, out any, check func() error) (amem.Usage, error) {
 	req := amem.LLMRequest{
-		System: system, Messages: []amem.Message{{Role: "user", Content: user}},
+		System:   strings.TrimSpace(p.system),
+		Messages: []amem.Message{{Role: "user", Content: strings.TrimSpace(p.user)}},
 		Schema: schema, MaxTokens: c.opts.MaxTokens,
 	}
 	var usage amem.Usage
 	for attempt := 0; attempt < 2; attempt++ {
-		resp, err := c.complete(ctx, prompt.Name(), attempt, req)
+		resp, err := c.complete(ctx, p.name, attempt, req)
 		if err != nil {
 			return usage, err
 		}
@@ -482,23 +448,11 @@ func (c *Curator) ask(ctx context.Context, prompt *template.Template, data any, 
 			return usage, fmt.Errorf("%w after a repair attempt: %s", ErrMalformed, problem)
 		}
 		c.log.Info("model answer unusable; asking for a repair", "problem", problem)
-		repair, err := render(repairPrompt, "user", map[string]any{"Problem": problem})
-		if err != nil {
-			return usage, err
-		}
 		req.Messages = append(req.Messages,
 			amem.Message{Role: "assistant", Content: resp.Text},
-			amem.Message{Role: "user", Content: repair})
+			amem.Message{Role: "user", Content: strings.TrimSpace(repairMessage(problem))})
 	}
 	return usage, nil // unreachable
-}
-
-func render(t *template.Template, name string, data any) (string, error) {
-	var b bytes.Buffer
-	if err := t.ExecuteTemplate(&b, name, data); err != nil {
-		return "", fmt.Errorf("render prompt %s/%s: %w", t.Name(), name, err)
-	}
-	return strings.TrimSpace(b.String()), nil
 }
 
 // when formats an event time for a prompt: the date, which is what

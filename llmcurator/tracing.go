@@ -2,7 +2,6 @@ package llmcurator
 
 import (
 	"context"
-	"strings"
 
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
@@ -24,7 +23,7 @@ func (c *Curator) complete(ctx context.Context, prompt string, attempt int, req 
 	ctx, span := tp.Tracer(amem.TracerName).Start(ctx, "llm.call", trace.WithSpanKind(trace.SpanKindClient),
 		trace.WithAttributes(
 			attribute.String("gen_ai.operation.name", "chat"),
-			attribute.String("amem.llm.prompt", strings.TrimSuffix(prompt, ".tmpl")),
+			attribute.String("amem.llm.prompt", prompt),
 			attribute.Int("amem.llm.attempt", attempt),
 			attribute.Int("gen_ai.request.max_tokens", req.MaxTokens),
 		))

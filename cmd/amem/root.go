@@ -56,11 +56,14 @@ func (a *app) rootCmd() *cobra.Command {
 links, following the A-Mem method: each new note is enriched, linked to its
 nearest notes, and evolves them. Search returns the best notes plus their
 linked notes.`,
-		Version: version,
+		// --version says what amem version does, without a verb's
+		// setup, through cobra's plain "NAME version VERSION" line: a
+		// custom version template would run text/template, which makes
+		// the linker keep every exported method of every linked type
+		// (about 8 MB; see llmcurator/prompts.go).
+		Version: strings.TrimSuffix(strings.TrimPrefix(currentVersion().String(), "amem version "), "\n"),
 	}
 	a.Setup(root, os.Getenv)
-	// --version says what amem version does, without a verb's setup.
-	root.SetVersionTemplate(currentVersion().String())
 	pf := root.PersistentFlags()
 	pf.StringVarP(&a.namespace, "namespace", "n", "", "namespace (default \"default\"; verbs that take an ID find its namespace)")
 	pf.BoolVar(&a.jsonOut, "json", false, "print JSON for programs")

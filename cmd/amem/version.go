@@ -57,7 +57,7 @@ func currentVersion() versionInfo {
 
 func (v versionInfo) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "amem %s\n", v.Version)
+	fmt.Fprintf(&b, "amem version %s\n", v.Version)
 	if v.Module != "" {
 		fmt.Fprintf(&b, "  module:   %s\n", v.Module)
 	}
