@@ -50,7 +50,7 @@
 //	links-per-hit        3 (amem.DefaultLinksPerHit): the paper's policy, not tuned,
 //	                     but a grid may vary it
 //	reply-weight         1.5 \ with use-lite (local.ExtraRankings): hybrid search's
-//	feedback-weight      2    } extra rankings and its spread over days (amem.Options,
+//	feedback-weight      2    } extra rankings and its spread over days (memory.Options,
 //	dense-feedback-weight 0   } package search/conversation), 0 off; chosen with
 //	day-spread           0   /  lexical-weight, the last two measured and left off
 //

@@ -15,7 +15,7 @@ import (
 
 // Fitting the relevance curves (amem.Relevance) on the tuning halves of
 // the suite's sets. Each query's hybrid candidates are measured (their
-// cosine and full-text share; amem.Memory.SearchCandidates) and labelled
+// cosine and full-text share; memory.Memory.SearchCandidates) and labelled
 // by whether they cover a relevant unit; a query nothing answers gives
 // only negatives, which is what teaches the curves a floor. Then:
 //

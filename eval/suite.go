@@ -250,7 +250,7 @@ func ingestSet(ctx context.Context, set Set, opts memory.Options, cfg SuiteConfi
 	if err != nil {
 		return nil, sum, err
 	}
-	opts.IndexDir = ""
+	opts.Indexes.IndexDir = ""
 	mem, err := memory.Open(ctx, st, &opts)
 	if err != nil {
 		st.Close()

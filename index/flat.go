@@ -26,7 +26,7 @@ type Hit struct {
 }
 
 // Flat is an exact cosine index of fixed dimension.
-// It is not safe for concurrent use: callers lock (amem.Memory holds a
+// It is not safe for concurrent use: callers lock (the kernel holds a
 // read-write lock per namespace).
 type Flat struct {
 	dim  int

@@ -58,7 +58,7 @@ func (k *Kernel) build(s *Space) error {
 		k.buildHook(s.ns)
 	}
 	ctx := k.bg
-	dim := k.opts.Embedder.Dimensions()
+	dim := k.emb.Dimensions()
 	s.mu.RLock()
 	seq := s.seq
 	var link func(context.Context) (*hnsw.Index, error)
@@ -115,8 +115,8 @@ func (k *Kernel) saveBuilt(ns string, seq int64, x *hnsw.Index) int64 {
 		x.DropFloats()
 		return -1
 	}
-	dim := k.opts.Embedder.Dimensions()
-	if err := saveANN(k.opts.IndexDir, ns, seq, k.opts.Embedder.Name(), dim, x); err != nil {
+	dim := k.emb.Dimensions()
+	if err := saveANN(k.opts.IndexDir, ns, seq, k.emb.Name(), dim, x); err != nil {
 		k.log.Warn("saving the approximate vector index", "namespace", ns, "err", err)
 		x.DropFloats()
 		return -1
@@ -163,13 +163,13 @@ func (k *Kernel) maybeResave(s *Space) {
 // and only swaps the mapping in under the write lock, if x is still the
 // Space's index; changes made in between stay on the heap.
 func (k *Kernel) resave(s *Space, x *hnsw.Index) {
-	dim := k.opts.Embedder.Dimensions()
+	dim := k.emb.Dimensions()
 	s.mu.RLock()
 	seq := s.seq
 	var f *hnsw.FloatFile
-	err := saveANN(k.opts.IndexDir, s.ns, seq, k.opts.Embedder.Name(), dim, x)
+	err := saveANN(k.opts.IndexDir, s.ns, seq, k.emb.Name(), dim, x)
 	if err == nil {
-		err = saveLex(k.opts.IndexDir, s.ns, seq, k.opts.Embedder.Name(), dim, s.lex)
+		err = saveLex(k.opts.IndexDir, s.ns, seq, k.emb.Name(), dim, s.lex)
 	}
 	if err == nil {
 		f, err = attachFloats(k.opts.IndexDir, s.ns, seq, x)
@@ -228,9 +228,9 @@ func (k *Kernel) saveIndexes() {
 	for _, s := range all {
 		s.mu.RLock()
 		if v, ok := s.idx.(annVectors); ok && s.seq >= 0 && s.seq != s.saved {
-			if err := saveANN(k.opts.IndexDir, s.ns, s.seq, k.opts.Embedder.Name(), k.opts.Embedder.Dimensions(), v.Index); err != nil {
+			if err := saveANN(k.opts.IndexDir, s.ns, s.seq, k.emb.Name(), k.emb.Dimensions(), v.Index); err != nil {
 				k.log.Warn("saving the approximate vector index", "namespace", s.ns, "err", err)
-			} else if err := saveLex(k.opts.IndexDir, s.ns, s.seq, k.opts.Embedder.Name(), k.opts.Embedder.Dimensions(), s.lex); err != nil {
+			} else if err := saveLex(k.opts.IndexDir, s.ns, s.seq, k.emb.Name(), k.emb.Dimensions(), s.lex); err != nil {
 				k.log.Warn("saving the full-text index", "namespace", s.ns, "err", err)
 			}
 		}
@@ -249,7 +249,7 @@ func (k *Kernel) saveLex(s *Space) {
 	if s.seq < 0 || s.lex == nil {
 		return
 	}
-	if err := saveLex(k.opts.IndexDir, s.ns, s.seq, k.opts.Embedder.Name(), k.opts.Embedder.Dimensions(), s.lex); err != nil {
+	if err := saveLex(k.opts.IndexDir, s.ns, s.seq, k.emb.Name(), k.emb.Dimensions(), s.lex); err != nil {
 		k.log.Warn("saving the full-text index", "namespace", s.ns, "err", err)
 	}
 }

@@ -339,7 +339,7 @@ func (k *Kernel) load(tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.In
 	if err != nil {
 		return nil, nil, -1, err
 	}
-	dim := k.opts.Embedder.Dimensions()
+	dim := k.emb.Dimensions()
 	if ann, seq := k.savedIndex(ns, f); ann != nil {
 		if lex, lexSeq := k.savedLex(ns, f); lex != nil {
 			vecs, err := loadSaved(tx, ns, ann, seq, lex, lexSeq)

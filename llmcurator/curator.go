@@ -5,7 +5,7 @@
 // Candidates are shown to the model under short references (M1, M2, ...)
 // that are mapped back to note IDs; a reference the prompt did not give is
 // dropped and logged, so a note's text can never make the curator touch a
-// note it was not shown (amem.Memory checks the IDs again). Note text is
+// note it was not shown (memory.Memory checks the IDs again). Note text is
 // quoted as a JSON string it cannot close, and the system prompts say it
 // is data, never instructions.
 //
@@ -419,7 +419,7 @@ func (c *Curator) ask(ctx context.Context, p prompt, schema *amem.JSONSchema, ou
 	req := amem.LLMRequest{
 		System:   strings.TrimSpace(p.system),
 		Messages: []amem.Message{{Role: "user", Content: strings.TrimSpace(p.user)}},
-		Schema: schema, MaxTokens: c.opts.MaxTokens,
+		Schema:   schema, MaxTokens: c.opts.MaxTokens,
 	}
 	var usage amem.Usage
 	for attempt := 0; attempt < 2; attempt++ {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
 )
@@ -109,7 +110,7 @@ func BenchmarkApproximate(b *testing.B) {
 							b.Fatal(err)
 						}
 						ph := newPhaseCPU()
-						mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, ApproximateFrom: from, ApproximateEf: ef, IndexDir: idxDir, TracerProvider: ph})
+						mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Indexes: kernel.Options{ApproximateFrom: from, ApproximateEf: ef, IndexDir: idxDir}, TracerProvider: ph})
 						phases[ef] = ph
 						if err != nil {
 							b.Fatal(err)

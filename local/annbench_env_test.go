@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/memory"
+	"github.com/amem-dev/amem/kernel"
 )
 
 // annBenchEnv is BenchmarkApproximate's environment: a 1M store takes
@@ -42,7 +42,7 @@ func annBenchEnvFrom(b *testing.B) annBenchEnv {
 		dir:     os.Getenv("AMEM_BENCH_STORE"),
 		reuse:   os.Getenv("AMEM_BENCH_REUSE") == "1",
 		profOut: os.Getenv("AMEM_BENCH_PROFILE"),
-		efs:     []int{128, memory.DefaultApproximateEf},
+		efs:     []int{128, kernel.DefaultApproximateEf},
 	}
 	if s := os.Getenv("AMEM_BENCH_EFS"); s != "" {
 		e.efs = nil

@@ -5,7 +5,7 @@ import (
 	"github.com/amem-dev/amem/memory"
 )
 
-// EmbedText is the text embedded for each note (amem.Options.EmbedText)
+// EmbedText is the text embedded for each note (memory.Options.EmbedText)
 // under the named curator.
 //
 // The offline curator's notes embed their content alone. The paper's

@@ -82,7 +82,7 @@ type Config struct {
 	// learned ranker that suits the embedder (Ranker) re-orders the
 	// candidates unless Options.Ranker names another.
 	NoRanker bool
-	// Options are passed to amem.Open; Embedder and Curator in it are
+	// Options are passed to memory.Open; Embedder and Curator in it are
 	// overwritten by the choices above.
 	Options memory.Options
 }
@@ -230,8 +230,8 @@ func OpenWithStore(ctx context.Context, cfg Config) (*memory.Memory, Store, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	if opts.IndexDir == "" {
-		opts.IndexDir = IndexDir(cfg.Path)
+	if opts.Indexes.IndexDir == "" {
+		opts.Indexes.IndexDir = IndexDir(cfg.Path)
 	}
 	st, err := OpenStore(ctx, cfg.Path)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/internal/hugepage"
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
@@ -23,7 +24,7 @@ import (
 // indexes keep per note, the p50 of a search in each mode over the dev
 // split's questions, and the p50 of an Add that runs the whole method
 // (construct, the nearest candidates, links, evolution). From
-// amem.DefaultApproximateFrom notes the namespace is searched through the
+// kernel.DefaultApproximateFrom notes the namespace is searched through the
 // approximate index, built in the background after the open (build-s:
 // from the open until it is saved and swapped in); the searches and Adds
 // are timed after that. Run one size at a time: -bench
@@ -58,7 +59,7 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatal(err)
 				}
 				idxDir := b.TempDir()
-				mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, IndexDir: idxDir})
+				mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, Indexes: kernel.Options{IndexDir: idxDir}})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -71,7 +72,7 @@ func BenchmarkScale(b *testing.B) {
 				}
 				search(data.questions[0], amem.SearchHybrid)
 				b.ReportMetric(time.Since(t0).Seconds(), "open-s")
-				if n >= memory.DefaultApproximateFrom {
+				if n >= kernel.DefaultApproximateFrom {
 					for {
 						if _, err := os.Stat(amemLexFile(idxDir)); err == nil {
 							break

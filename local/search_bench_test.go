@@ -13,6 +13,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/index"
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/locomo"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
@@ -217,7 +218,7 @@ func BenchmarkSearchModes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, Relevance: rel, IndexDir: IndexDir(path)})
+			mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, Relevance: rel, Indexes: kernel.Options{IndexDir: IndexDir(path)}})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -246,7 +247,7 @@ func BenchmarkSearchModes(b *testing.B) {
 			}
 			warm := amem.SearchRequest{Mode: amem.SearchHybrid}
 			search("warm up", warm) // loads the indexes
-			if n >= memory.DefaultApproximateFrom {
+			if n >= kernel.DefaultApproximateFrom {
 				// Searches are answered exactly while the approximate
 				// index builds; time them once it is in.
 				for {

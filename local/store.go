@@ -79,7 +79,7 @@ func ShowDB(db string) string {
 }
 
 // IndexDir is where Open saves the approximate vector indexes of the
-// database db (amem.Options.IndexDir): beside a SQLite file, in
+// database db (memory.Options.Indexes.IndexDir): beside a SQLite file, in
 // <file>.ann; for PostgreSQL, in the user cache directory, under a hash
 // of the URL without its password, as they are this host's cache of a
 // shared database, not part of it ("" when there is no cache directory:

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/memory"
 
 	"github.com/amem-dev/amem"
@@ -58,7 +59,7 @@ func clusterEmbedder(dims int) *mock.Embedder {
 
 // annOptions searches namespaces of from notes or more approximately.
 func annOptions(from int, dir string) memory.Options {
-	return memory.Options{Embedder: clusterEmbedder(32), Logger: quiet, ApproximateFrom: from, IndexDir: dir}
+	return memory.Options{Embedder: clusterEmbedder(32), Logger: quiet, Indexes: kernel.Options{ApproximateFrom: from, IndexDir: dir}}
 }
 
 // addNotes adds n notes "note <ns> <i>" from i = first, in batches.

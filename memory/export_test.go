@@ -10,7 +10,7 @@ import (
 const FusionDepth = search.Depth
 
 // ANNCounts returns how many approximate indexes m has built and read
-// from Options.IndexDir.
+// from Options.Indexes.IndexDir.
 func (m *Memory) ANNCounts() (builds, loads int64) {
 	c := m.k.Counters()
 	return c.ANNBuilds, c.ANNLoads
@@ -29,7 +29,7 @@ func (m *Memory) Approximate(ns string) (approximate, building bool) {
 func (m *Memory) SetBuildHook(f func(ns string)) { m.k.SetBuildHook(f) }
 
 // LexLoads returns how many full-text indexes m has read from
-// Options.IndexDir.
+// Options.Indexes.IndexDir.
 func (m *Memory) LexLoads() int64 { return m.k.Counters().LexLoads }
 
 // ANNPath, VecPath and LexPath are the files a namespace's approximate

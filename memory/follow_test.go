@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/memory"
 
 	"github.com/amem-dev/amem"
@@ -34,7 +35,7 @@ func TestIndexesFollowTheStore(t *testing.T) {
 func checkFollow(t *testing.T, approximateFrom int) {
 	emb := lexical.New(nil)
 	a, b := twoOnOneStore(t, memory.Options{Embedder: emb, Curator: offline.New(emb, nil),
-		ApproximateFrom: approximateFrom, IndexDir: t.TempDir()})
+		Indexes: kernel.Options{ApproximateFrom: approximateFrom, IndexDir: t.TempDir()}})
 	mems := []*memory.Memory{a, b}
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(12, 34))

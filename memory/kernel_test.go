@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/memory"
 
 	"github.com/amem-dev/amem"
@@ -362,7 +363,7 @@ func TestIndexFollowsOtherWriters(t *testing.T) {
 // Past the index budget, namespaces used least recently are dropped and
 // reloaded when used again, with the same answers.
 func TestIndexBudgetEvictsColdNamespaces(t *testing.T) {
-	mem := openOpts(t, filepath.Join(t.TempDir(), "e.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, IndexBudget: 1})
+	mem := openOpts(t, filepath.Join(t.TempDir(), "e.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, Indexes: kernel.Options{IndexBudget: 1}})
 	defer mem.Close()
 	want := map[string]string{}
 	for _, ns := range []string{"one", "two", "three"} {

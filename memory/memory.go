@@ -69,9 +69,8 @@ func Open(ctx context.Context, store amem.Store, opts *Options) (*Memory, error)
 	}
 	m := &Memory{
 		store: store, opts: o, log: o.Logger,
-		owner: newOwner(),
-		k: kernel.New(store, kernel.Options{Embedder: o.Embedder, IndexBudget: o.IndexBudget, ApproximateFrom: o.ApproximateFrom,
-			ApproximateEf: o.ApproximateEf, IndexDir: o.IndexDir, Logger: o.Logger}),
+		owner:   newOwner(),
+		k:       kernel.New(store, o.Embedder, o.Logger, o.Indexes),
 		warm:    make(map[string]*warmState),
 		wake:    make(chan struct{}),
 		waiters: make(map[string]chan struct{}),
@@ -94,7 +93,7 @@ func newOwner() string {
 }
 
 // Close stops the background index builds, saves the approximate indexes
-// that changed (Options.IndexDir) and closes the store. Calls after Close
+// that changed (Options.Indexes.IndexDir) and closes the store. Calls after Close
 // return ErrClosed.
 func (m *Memory) Close() error {
 	if m.closed.Swap(true) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/kernel"
 
 	"go.opentelemetry.io/otel/trace"
 )
@@ -132,36 +133,10 @@ type Options struct {
 	// that died waits before another process takes it over. Default 30s.
 	ClaimLease time.Duration
 
-	// IndexBudget bounds the bytes the in-process indexes hold (vectors,
-	// 4 per dimension per note, or the approximate index's codes and
-	// links, and an estimate of the full-text index's); past it the least recently used namespaces are dropped,
-	// to be reloaded from the store when next used. Default 1 GiB (about
-	// 450,000 notes of 512 dimensions); negative means no bound.
-	IndexBudget int64
-
-	// ApproximateFrom is the number of vectors from which a namespace is
-	// searched through an approximate index (package hnsw: int8 codes in
-	// a graph, candidates re-ranked by their float vectors, memory-mapped
-	// from a file beside the graph when IndexDir is set, else read from
-	// the store) instead of an exact scan. Default DefaultApproximateFrom;
-	// negative means never. The index is built in the background while
-	// searches stay exact, and swapped in when ready.
-	ApproximateFrom int
-
-	// ApproximateEf is the candidate pool of an approximate search (hnsw
-	// Options.EfSearch), the knob between its recall and its speed: a
-	// search costs about in proportion to it. Default
-	// DefaultApproximateEf.
-	ApproximateEf int
-
-	// IndexDir is where approximate indexes are saved, per namespace a
-	// graph, its float vectors (memory-mapped for re-ranking, so they
-	// cost no heap) and the full-text index, so that reopening a large
-	// namespace reads its indexes instead of building them. Empty: not
-	// saved, and re-ranking reads the store. Package local sets it
-	// beside the database. The files are a cache: one the store does not
-	// bear out is deleted and rebuilt.
-	IndexDir string
+	// Indexes are the in-process indexes' knobs: the memory budget, when
+	// a namespace is searched approximately and how, and where the
+	// indexes are saved (package kernel).
+	Indexes kernel.Options
 }
 
 // Defaults.
@@ -169,22 +144,7 @@ const (
 	DefaultCandidates      = 10
 	DefaultMaxContentBytes = 32 << 10
 	DefaultLinksPerHit     = 3
-	// DefaultApproximateFrom is where exact search (16 ms at 50k x 512
-	// on one core) starts to cost more than an approximate index's build
-	// and its 1-in-100 misses are worth; see package hnsw.
-	DefaultApproximateFrom = 50_000
 )
-
-// DefaultApproximateEf is Options.ApproximateEf's default: the smallest
-// pool measured that keeps recall@10 at 0.95 at 1M notes. On 1M mix
-// notes (BenchmarkApproximate, one core, 2-core VM at load 5,
-// 2026-12-04), through Memory.Search: recall@10 0.920 at 128, 0.942 at
-// 192, 0.956 at 256, 0.972 at 384; CPU p50 1.11, 1.31, 1.47 and 1.83 ms
-// (exact search 203 ms in the same run). 1 ms was not reached on that
-// machine: about half of a search is the store's read of the ten hits.
-// At 100k, 256 gives 0.998 on mix notes and 0.987 on the near-duplicate
-// corpus. annOptions in vectors.go has the history.
-const DefaultApproximateEf = 256
 
 // EmbedTextPaper joins content, context, keywords and tags, the text the
 // A-Mem paper embeds (Eq. 3). Empty parts are left out.
@@ -252,15 +212,7 @@ func (o *Options) withDefaults() Options {
 	if v.ClaimLease <= 0 {
 		v.ClaimLease = 30 * time.Second
 	}
-	if v.ApproximateFrom == 0 {
-		v.ApproximateFrom = DefaultApproximateFrom
-	}
-	if v.ApproximateEf <= 0 {
-		v.ApproximateEf = DefaultApproximateEf
-	}
-	if v.IndexBudget == 0 {
-		v.IndexBudget = 1 << 30
-	}
+	v.Indexes = v.Indexes.WithDefaults()
 	return v
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/memory"
 
 	"github.com/amem-dev/amem"
@@ -228,7 +229,7 @@ func TestRepliesFollowTheStore(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	path, idx := filepath.Join(dir, "amem.db"), filepath.Join(dir, "idx")
-	o := memory.Options{Embedder: lexical.New(nil), Logger: quiet, IndexDir: idx, ApproximateFrom: 20}
+	o := memory.Options{Embedder: lexical.New(nil), Logger: quiet, Indexes: kernel.Options{IndexDir: idx, ApproximateFrom: 20}}
 	a, b := openOpts(t, path, o), openOpts(t, path, o)
 	defer a.Close()
 	defer b.Close()

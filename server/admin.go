@@ -72,7 +72,7 @@ func (s *Server) healthz(w http.ResponseWriter, _ *http.Request, _ auth.Principa
 }
 
 // readyz says the server takes requests: not draining, and the store
-// answers and can take writes (amem.Memory.Health). A store that only
+// answers and can take writes (memory.Memory.Health). A store that only
 // answers reads is not ready: every write would fail. The detail says why
 // in the store's plain words ("disk full"), never the cause, which may
 // name files; the log has that.

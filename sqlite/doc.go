@@ -6,7 +6,7 @@
 //		return err
 //	}
 //	defer s.Close()
-//	mem, err := amem.Open(ctx, s, opts)
+//	mem, err := memory.Open(ctx, s, opts)
 //
 // # Driver
 //

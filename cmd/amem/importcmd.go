@@ -195,7 +195,7 @@ func textPieces(data []byte, split, file, ns string, bad *badInput) []piece {
 }
 
 // plainImport is a plain line of amem's import format (see
-// amem.Memory.Import): the shape other formats are made into.
+// memory.Memory.Import): the shape other formats are made into.
 type plainImport struct {
 	Content   string            `json:"content"`
 	Time      string            `json:"time,omitempty"`

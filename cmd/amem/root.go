@@ -34,7 +34,7 @@ type app struct {
 	cli.Globals
 
 	claimLease time.Duration // serve: see its flag
-	// approximateFrom is amem.Options.ApproximateFrom (serve: see its
+	// approximateFrom is memory.Options.Indexes.ApproximateFrom (serve: see its
 	// flag; 0, the default, elsewhere).
 	approximateFrom int
 }

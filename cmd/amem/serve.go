@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/server"
@@ -110,7 +111,7 @@ the requests in flight and the enrichments running, then exits 0.`,
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	f.IntVar(&workers, "workers", 2, "enrichments run in parallel")
 	f.DurationVar(&a.claimLease, "claim-lease", 30*time.Second, "how long an enrichment's claim on a note lasts unless renewed: a note claimed by an instance that died waits this long before another takes it over")
-	f.IntVar(&a.approximateFrom, "approximate-from", memory.DefaultApproximateFrom, "notes from which a namespace is searched through an approximate index (built in the background, saved beside a SQLite database or in the user cache directory for PostgreSQL) instead of an exact scan; negative: never")
+	f.IntVar(&a.approximateFrom, "approximate-from", kernel.DefaultApproximateFrom, "notes from which a namespace is searched through an approximate index (built in the background, saved beside a SQLite database or in the user cache directory for PostgreSQL) instead of an exact scan; negative: never")
 	f.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes (413 above)")
 	f.DurationVar(&drain, "drain-timeout", 30*time.Second, "on shutdown, how long in-flight requests may take to finish")
 	f.Float64Var(&keyRate, "key-rate", server.DefaultKeyRate, "requests per second each API key may make, in bursts of twice as many (429 with Retry-After past it; negative: no limit)")

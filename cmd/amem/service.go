@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/webhook"
@@ -47,7 +48,7 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 		return nil, err
 	}
 	cfg.Log, cfg.Logger = a.stderr, logger
-	cfg.Options = memory.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, ApproximateFrom: a.approximateFrom,
+	cfg.Options = memory.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, Indexes: kernel.Options{ApproximateFrom: a.approximateFrom},
 		RestatementSimilarity: a.Restatement}
 	mem, st, err := local.OpenWithStore(a.ctx, cfg)
 	if err != nil {

@@ -69,9 +69,9 @@
 // build and approximate answers; at 50k (Flat 16 ms, this 0.2 ms) they
 // are worth it. It holds about 0.35 of Flat's heap per vector
 // (BenchmarkSearch, BenchmarkBuild). amem's kernel switches a namespace
-// over at amem.Options.ApproximateFrom (default 50,000) vectors, building
+// over at memory.Options.Indexes.ApproximateFrom (default 50,000) vectors, building
 // in the background while the Flat answers, and saves the index in
-// Options.IndexDir (space.go, build.go and annfile.go in package amem).
+// Options.IndexDir (package kernel).
 //
 // # Concurrency
 //

@@ -107,7 +107,7 @@ func ExactArgs(n int, what string) cobra.PositionalArgs {
 type Globals struct {
 	Flags   FlagSettings
 	Verbose bool
-	// Restatement is amem.Options.RestatementSimilarity (0: its default).
+	// Restatement is memory.Options.RestatementSimilarity (0: its default).
 	Restatement float64
 
 	// Cfg is the configuration the flags, the environment and the

@@ -1,7 +1,7 @@
 // Package searchtune lets the evaluation try the conversation profile's
 // tuned constants search by search, a hook outside amem's public API:
 // only this module can import an internal package. A search finds them
-// in its context; a program sets them in amem.Options.
+// in its context; a program sets them in memory.Options.
 package searchtune
 
 import (

@@ -15,7 +15,7 @@ import (
 // sum over features of weight × value. Features are named by
 // RankFeatureNames; a feature without a weight counts 0. Weights come
 // from training on labelled searches (package eval's RankNet over
-// amem.Memory.RankFeatures); package local ships weights trained on
+// memory.Memory.RankFeatures); package local ships weights trained on
 // LoCoMo's development split.
 //
 // A Ranker is read, never written, by searches: safe for concurrent use
