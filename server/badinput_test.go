@@ -18,8 +18,9 @@ import (
 	"github.com/amem-dev/amem/wire"
 )
 
-// goish are signs of Go internals in a message meant for a person.
-var goish = []string{".go", "main.", "server.", "amem.", "UnmarshalJSON", "json: ", "noteInput", "jsonin"}
+// goish are signs of Go internals in a message meant for a person
+// (".go:" a source position: a host name may hold ".go").
+var goish = []string{".go:", "main.", "server.", "amem.", "UnmarshalJSON", "json: ", "noteInput", "jsonin"}
 
 // checkReadable fails the test if an error body is not a problem with a
 // detail in the client's words. env.do calls it on every error answer.

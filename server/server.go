@@ -79,6 +79,10 @@ type Options struct {
 	// /v1/namespaces/{ns}/webhooks with an admin key; nil: those routes
 	// answer 501. Delivery is package webhook's Worker, run beside.
 	Webhooks webhook.Store
+	// WebhookTargets is where a webhook may point: by default no address
+	// of the server's own networks (package webhook's Targets); the same
+	// policy the delivery worker applies when it dials.
+	WebhookTargets webhook.Targets
 }
 
 // Default limits.

@@ -43,6 +43,9 @@ func (s *Server) createWebhook(w http.ResponseWriter, r *http.Request, p auth.Pr
 		return
 	}
 	h, err := webhook.New(r.PathValue("ns"), in, s.now())
+	if err == nil {
+		err = s.opts.WebhookTargets.CheckURL(h.URL)
+	}
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -67,6 +70,9 @@ func (s *Server) listWebhooks(w http.ResponseWriter, r *http.Request, p auth.Pri
 	}
 	if hooks == nil {
 		hooks = []webhook.Status{}
+	}
+	for i := range hooks {
+		hooks[i].Hook = hooks[i].Hook.Redacted() // the URL's password was shown once, at creation
 	}
 	reply(w, http.StatusOK, webhookList{Webhooks: hooks})
 }

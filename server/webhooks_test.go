@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func TestWebhookManagement(t *testing.T) {
 		Secret string `json:"secret"`
 	}
 	e.must(http.StatusCreated, "POST", "/v1/namespaces/a/webhooks", admin,
-		map[string]any{"url": "http://127.0.0.1:9/hook", "secret": "my-own-secret-0123"}, &given)
+		map[string]any{"url": "https://amem:pa55word@hooks.example.com:8443/hook", "secret": "my-own-secret-0123"}, &given)
 	if given.Secret != "my-own-secret-0123" {
 		t.Fatalf("given secret came back as %q", given.Secret)
 	}
@@ -65,6 +66,12 @@ func TestWebhookManagement(t *testing.T) {
 		if _, ok := h["secret"]; ok {
 			t.Fatalf("a listing shows a secret: %+v", h)
 		}
+		if strings.Contains(fmt.Sprint(h["url"]), "pa55word") {
+			t.Fatalf("a listing shows a URL's password: %+v", h)
+		}
+	}
+	if u := list.Webhooks[1]["url"]; u != "https://amem:xxxxx@hooks.example.com:8443/hook" {
+		t.Fatalf("listed URL %v, want the password redacted", u)
 	}
 	e.must(http.StatusOK, "GET", "/v1/namespaces/b/webhooks", admin, nil, &list)
 	if len(list.Webhooks) != 0 {
@@ -118,4 +125,30 @@ func TestWebhooksNotKept(t *testing.T) {
 	e.api.opts.Webhooks = nil // newEnv gives every server its store
 	admin, _ := e.key()
 	e.must(http.StatusNotImplemented, "GET", "/v1/namespaces/a/webhooks", admin, nil, nil)
+}
+
+// A webhook may not point into the server's own networks unless the
+// server allows the host or network (amem serve --webhook-allow): the
+// refusal names the flag.
+func TestWebhookTargets(t *testing.T) {
+	e := newEnv(t, Options{})
+	admin, _ := e.key()
+	for _, u := range []string{"http://169.254.169.254/latest/meta-data/", "http://metadata.google.internal/", "http://127.0.0.1:9/hook",
+		"http://10.0.0.1/", "http://localhost:7077/", "http://2130706433/", "http://0x7f.1/", "http://[::1]/", "https://example.com:99999/"} {
+		status, raw := e.do("POST", "/v1/namespaces/a/webhooks", admin, map[string]any{"url": u}, nil)
+		if status != http.StatusBadRequest {
+			t.Errorf("%s: status %d, want 400", u, status)
+		}
+		if strings.HasPrefix(u, "http://127.") && !strings.Contains(string(raw), "--webhook-allow") {
+			t.Errorf("%s refused with %s, which does not name --webhook-allow", u, raw)
+		}
+	}
+	allow, err := webhook.ParseTargets([]string{"127.0.0.1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = newEnv(t, Options{WebhookTargets: allow})
+	admin, _ = e.key()
+	e.must(http.StatusCreated, "POST", "/v1/namespaces/a/webhooks", admin, map[string]any{"url": "http://127.0.0.1:9/hook"}, nil)
+	e.must(http.StatusBadRequest, "POST", "/v1/namespaces/a/webhooks", admin, map[string]any{"url": "http://10.0.0.1/"}, nil)
 }

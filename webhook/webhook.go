@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/amem-dev/amem"
@@ -153,7 +154,23 @@ func validURL(raw string) error {
 	if u.Host == "" {
 		return fmt.Errorf("%w: url %q has no host", amem.ErrInvalid, raw)
 	}
+	if p := u.Port(); p != "" {
+		if n, err := strconv.Atoi(p); err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("%w: url %q: port %s is not 1 to 65535", amem.ErrInvalid, u.Redacted(), p)
+		}
+	}
 	return nil
+}
+
+// Redacted is the hook with the password of its URL, if any, replaced by
+// "xxxxx", as a listing shows it.
+func (h Hook) Redacted() Hook {
+	if u, err := url.Parse(h.URL); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			h.URL = u.Redacted()
+		}
+	}
+	return h
 }
 
 // validKinds returns kinds sorted in amem.EventKinds order, without

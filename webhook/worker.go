@@ -39,6 +39,10 @@ type Options struct {
 	Client *http.Client
 	// Timeout bounds each request of the default Client (default 10s).
 	Timeout time.Duration
+	// Targets is where the default Client may connect: by default no
+	// internal address (target.go). It is checked on the address dialled,
+	// after name resolution; the default Client uses no proxy.
+	Targets Targets
 	// Poll is how often the outbox is read when it was empty (default
 	// 1s): the latency of an event from commit to its first attempt.
 	Poll time.Duration
@@ -100,7 +104,14 @@ func NewWorker(st Store, opts *Options) (*Worker, error) {
 	}
 	if o.Client == nil {
 		o.Client = &http.Client{
-			Timeout:       o.Timeout,
+			Timeout: o.Timeout,
+			Transport: &http.Transport{
+				DialContext:         o.Targets.dialContext(o.Timeout),
+				TLSHandshakeTimeout: o.Timeout,
+				MaxIdleConnsPerHost: 4,
+				IdleConnTimeout:     90 * time.Second,
+				ForceAttemptHTTP2:   true,
+			},
 			CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 		}
 	}
@@ -291,7 +302,8 @@ func (w *Worker) send(ctx context.Context, d Delivery, now time.Time) string {
 	req.Header.Set(SignatureHeader, Sign(d.Hook.Secret, now, body))
 	resp, err := w.opts.Client.Do(req)
 	if err != nil {
-		return err.Error()
+		w.opts.Logger.Warn("webhook delivery got no HTTP answer", "webhook", d.Hook.ID, "namespace", d.Namespace, "err", err)
+		return failure(err)
 	}
 	// Read a little of the body so the connection can be reused.
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 4<<10))

@@ -171,9 +171,19 @@ func openMemory(t *testing.T, path string, clk *clock) (*memory.Memory, *sqlite.
 	return m, st
 }
 
+// loopback allows the test receivers, which listen on 127.0.0.1.
+func loopback(t *testing.T) webhook.Targets {
+	t.Helper()
+	tg, err := webhook.ParseTargets([]string{"127.0.0.0/8", "::1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tg
+}
+
 func newWorker(t *testing.T, st webhook.Store, clk *clock, owner string) *webhook.Worker {
 	t.Helper()
-	w, err := webhook.NewWorker(st, &webhook.Options{Owner: owner, Timeout: 200 * time.Millisecond,
+	w, err := webhook.NewWorker(st, &webhook.Options{Owner: owner, Timeout: 200 * time.Millisecond, Targets: loopback(t),
 		MinBackoff: time.Second, MaxBackoff: time.Minute, Now: clk.Now, Jitter: func() float64 { return 0 }, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -368,7 +378,7 @@ func TestDeliveryGivesUp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := webhook.NewWorker(st, &webhook.Options{MaxAge: time.Hour, Now: clk.Now, Logger: quiet})
+	w, err := webhook.NewWorker(st, &webhook.Options{MaxAge: time.Hour, Now: clk.Now, Logger: quiet, Targets: loopback(t)})
 	if err != nil {
 		t.Fatal(err)
 	}

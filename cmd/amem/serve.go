@@ -50,6 +50,7 @@ func (a *app) serveCmd() *cobra.Command {
 		failBurst   int
 		ipHeader    string
 		hookTimeout time.Duration
+		hookAllow   []string
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -65,7 +66,10 @@ process stops are enriched after the next start.
 
 Webhooks (POST /v1/namespaces/{ns}/webhooks with an admin key) are sent
 from here: each note event is queued in the database with the change
-that made it, so a receiver that is down, or a restart, loses none.
+that made it, so a receiver that is down, or a restart, loses none. A
+webhook may not point into the server's own networks (loopback, private,
+link-local and metadata addresses, checked again on every address
+dialled) unless --webhook-allow names the host or network.
 
 On SIGTERM or interrupt the server stops accepting connections, finishes
 the requests in flight and the enrichments running, then exits 0.`,
@@ -78,6 +82,10 @@ the requests in flight and the enrichments running, then exits 0.`,
 			logger, err := newLogger(a.stderr, logFormat, a.Verbose)
 			if err != nil {
 				return err
+			}
+			targets, err := webhook.ParseTargets(hookAllow)
+			if err != nil {
+				return usagef("--webhook-allow: %v", err)
 			}
 			endTracing, err := setupTracing(a.ctx, os.Getenv, logger)
 			if err != nil {
@@ -96,11 +104,11 @@ the requests in flight and the enrichments running, then exits 0.`,
 			api := server.New(svc.mem, server.Options{
 				Keys: svc.store, Logger: logger, MaxBodyBytes: maxBody, Version: version,
 				MCP: a.mcpHTTP(svc), KeyRate: keyRate, AuthFailRate: failRate, AuthFailBurst: failBurst,
-				ClientIPHeader: ipHeader, Webhooks: svc.store,
+				ClientIPHeader: ipHeader, Webhooks: svc.store, WebhookTargets: targets,
 			})
 			svc.onEnrich = api.EnrichResult
 			svc.start(memory.WorkerOptions{Workers: workers})
-			if err := svc.startWebhooks(webhook.Options{Timeout: hookTimeout}); err != nil {
+			if err := svc.startWebhooks(webhook.Options{Timeout: hookTimeout, Targets: targets}); err != nil {
 				return errors.Join(err, svc.Close())
 			}
 			return a.serveHTTP(ln, &httpService{svc, api}, drain)
@@ -118,6 +126,7 @@ the requests in flight and the enrichments running, then exits 0.`,
 	f.Float64Var(&failRate, "auth-fail-rate", server.DefaultAuthFailRate, "requests with a missing or wrong key per second one client address may make after its burst; past it the address gets 429 until its bucket refills (negative: no limit)")
 	f.IntVar(&failBurst, "auth-fail-burst", server.DefaultAuthFailBurst, "requests with a missing or wrong key one client address may make at once")
 	f.DurationVar(&hookTimeout, "webhook-timeout", webhook.DefaultTimeout, "how long a webhook's receiver has to answer a delivery before it counts as failed and is retried")
+	f.StringSliceVar(&hookAllow, "webhook-allow", nil, "a host name, IP address or CIDR network that webhooks may reach although it is internal (loopback, private, link-local, metadata; refused by default), repeated or comma-separated")
 	f.StringVar(&ipHeader, "client-ip-header", "", "header a trusted reverse proxy sets to the client's address, e.g. X-Forwarded-For (its last entry is used); default: the connection's address")
 	return c
 }

@@ -49,7 +49,7 @@ func TestServeWebhooks(t *testing.T) {
 	}))
 	defer rcv.Close()
 
-	srv := startServe(t, nil, db)
+	srv := startServe(t, nil, db, "--webhook-allow", "127.0.0.1")
 	var hook struct {
 		ID     string `json:"id"`
 		Secret string `json:"secret"`
@@ -89,7 +89,7 @@ func TestServeWebhooks(t *testing.T) {
 	down = false
 	mu.Unlock()
 	// The retry waits out its backoff (about a second) after the start.
-	srv = startServe(t, nil, db)
+	srv = startServe(t, nil, db, "--webhook-allow", "127.0.0.1")
 	if code := srv.call(t, "DELETE", "/v1/namespaces/team/notes/"+note.ID, admin, "", nil); code != 204 {
 		t.Fatalf("delete note: %d", code)
 	}

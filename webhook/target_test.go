@@ -1,0 +1,147 @@
+package webhook_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/webhook"
+)
+
+// Every class of internal address is refused; public ones are not.
+func TestInternal(t *testing.T) {
+	for _, a := range []string{
+		"127.0.0.1", "127.255.0.9", "::1", // loopback
+		"10.1.2.3", "172.16.0.1", "172.31.255.255", "192.168.1.1", // private
+		"fc00::1", "fd00:ec2::254", // unique local (AWS's IPv6 metadata)
+		"169.254.169.254", "169.254.1.1", "fe80::1", // link-local, cloud metadata
+		"100.64.0.1", "100.127.255.254", // carrier-grade NAT
+		"0.0.0.0", "0.1.2.3", "::", // unspecified, "this network"
+		"224.0.0.1", "239.255.255.250", "ff02::1", // multicast
+		"255.255.255.255", "240.0.0.1", // reserved, broadcast
+		"::ffff:127.0.0.1", "::ffff:10.0.0.1", // IPv4-mapped
+		"64:ff9b::a00:1", "2002:7f00:1::", // NAT64, 6to4
+		"198.18.0.1", "192.0.0.8",
+	} {
+		if !webhook.Internal(netip.MustParseAddr(a)) {
+			t.Errorf("%s is not counted internal", a)
+		}
+	}
+	for _, a := range []string{"8.8.8.8", "1.1.1.1", "93.184.216.34", "2001:4860:4860::8888", "172.32.0.1", "100.128.0.1", "11.0.0.1"} {
+		if webhook.Internal(netip.MustParseAddr(a)) {
+			t.Errorf("%s is counted internal", a)
+		}
+	}
+}
+
+// A webhook's creation refuses a target that is internal on its face,
+// the URLs a probe got accepted before among them, and a bad port; what
+// --webhook-allow names is accepted.
+func TestCheckURL(t *testing.T) {
+	var none webhook.Targets
+	refused := []string{
+		"http://169.254.169.254/latest/meta-data/",
+		"http://metadata.google.internal/computeMetadata/v1/",
+		"http://metadata/", "http://instance-data/latest/",
+		"http://10.0.0.5/", "http://172.20.1.1:8080/", "http://192.168.0.1/admin",
+		"http://127.0.0.1:7077/v1", "http://localhost/", "http://api.localhost/", "http://[::1]:80/",
+		"http://0.0.0.0/", "http://[::]/", "http://[fd00:ec2::254]/", "http://[::ffff:127.0.0.1]/",
+		"http://2130706433/", "http://0x7f.1/", "http://0x7f000001/", "http://017700000001/", "http://127.1/",
+		"http://100.64.0.1/", "http://anything.internal/",
+	}
+	for _, u := range refused {
+		if err := none.CheckURL(u); !errors.Is(err, amem.ErrInvalid) {
+			t.Errorf("%s: %v, want refused as invalid", u, err)
+		}
+	}
+	for _, u := range []string{"https://hooks.example.com/x", "http://8.8.8.8/", "https://[2001:4860:4860::8888]/", "https://a-b.example.co.uk:8443/"} {
+		if err := none.CheckURL(u); err != nil {
+			t.Errorf("%s: %v, want accepted", u, err)
+		}
+	}
+	allow, err := webhook.ParseTargets([]string{"127.0.0.1", "10.0.0.0/8", "Receiver.Local"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"http://127.0.0.1:9/h", "http://10.200.0.1/", "http://receiver.local/"} {
+		if err := allow.CheckURL(u); err != nil {
+			t.Errorf("allowed %s: %v", u, err)
+		}
+	}
+	if err := allow.CheckURL("http://192.168.0.1/"); err == nil {
+		t.Error("a network not allowed got through")
+	}
+	for _, bad := range [][]string{{""}, {"10.0.0.0/33"}, {"not a host"}, {"12345"}} {
+		if _, err := webhook.ParseTargets(bad); !errors.Is(err, amem.ErrInvalid) {
+			t.Errorf("ParseTargets(%q): %v, want invalid", bad, err)
+		}
+	}
+	for _, u := range []string{"https://example.com:99999/", "https://example.com:0/", "https://example.com:x/"} {
+		if _, err := webhook.New("ns", webhook.Input{URL: u}, time.Now()); !errors.Is(err, amem.ErrInvalid) {
+			t.Errorf("port of %s: %v, want invalid", u, err)
+		}
+	}
+}
+
+// Delivery checks the address it dials, after resolution: a stored URL
+// whose name resolves to an internal address (here "localhost", which
+// /etc/hosts maps to 127.0.0.1; DNS rebinding does the same to a public
+// name) is not sent to, and the webhook's failure says only that the
+// target was refused. Allowing the name or its network lets it through.
+func TestDeliveryRefusesInternalAddresses(t *testing.T) {
+	var hits atomic.Int64
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer rcv.Close()
+	url := strings.Replace(rcv.URL, "127.0.0.1", "localhost", 1) + "/hook"
+
+	for _, c := range []struct {
+		allow []string
+		sent  bool
+	}{{nil, false}, {[]string{"localhost"}, true}, {[]string{"127.0.0.0/8", "::1"}, true}} {
+		hits.Store(0)
+		clk := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+		st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "amem.db"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		createHook(t, st, "alice", url, clk.Now())
+		err = st.Update(context.Background(), func(tx amem.Tx) error {
+			return tx.(amem.EventRecorder).RecordEvent(amem.Event{Namespace: "alice", NoteID: "N1", Version: 1, Kind: amem.EventCreated, At: clk.Now()})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		targets, err := webhook.ParseTargets(c.allow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := webhook.NewWorker(st, &webhook.Options{Targets: targets, Now: clk.Now, Logger: quiet})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := w.DeliverDue(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs, err := st.Webhooks(context.Background(), "alice")
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case c.sent && (r.Delivered != 1 || hits.Load() != 1):
+			t.Errorf("allow %v: %+v, %d requests; want delivered", c.allow, r, hits.Load())
+		case !c.sent && (r.Delivered != 0 || hits.Load() != 0 || hs[0].LastError != "refused: the target is an internal address"):
+			t.Errorf("allow %v: %+v, %d requests, last error %q; want refused", c.allow, r, hits.Load(), hs[0].LastError)
+		}
+	}
+}
