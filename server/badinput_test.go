@@ -149,7 +149,7 @@ func mcpEnv(t *testing.T) (*env, string) {
 	api := New(e.mem, Options{Keys: e.store, Logger: quiet, MaxBodyBytes: 64 << 10,
 		MCP: mcpserver.HTTPHandler(e.mem, e.store, mcpserver.Options{Logger: quiet})})
 	srv := httptest.NewUnstartedServer(api)
-	srv.Listener = Listener(srv.Listener)
+	srv.Listener = Listener(srv.Listener, ConnLimits{})
 	srv.Start()
 	t.Cleanup(srv.Close)
 	return &env{t: t, url: srv.URL, mem: e.mem, store: e.store, api: api}, srv.Listener.Addr().String()

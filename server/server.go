@@ -45,6 +45,10 @@ type Options struct {
 	// Timeout bounds each API request (default 2 minutes: a request that
 	// waits for an LLM enrichment can take that long).
 	Timeout time.Duration
+	// BodyTimeout is how long a request's body, on any route, /mcp too,
+	// may take to arrive from the request's start (default
+	// DefaultBodyTimeout); then the connection is closed (bodyguard.go).
+	BodyTimeout time.Duration
 	// MCP, if set, is served at /mcp; it authenticates on its own.
 	MCP http.Handler
 	// Registerer receives the metrics, which /metrics serves from
@@ -89,6 +93,9 @@ type Options struct {
 const (
 	DefaultMaxBodyBytes = 8 << 20
 	DefaultTimeout      = 2 * time.Minute
+	// DefaultBodyTimeout lets the largest body (8 MiB) arrive at 280
+	// KB/s; a client slower than that sends smaller batches.
+	DefaultBodyTimeout = 30 * time.Second
 )
 
 // Server is the HTTP API. It is an http.Handler.
@@ -120,6 +127,9 @@ func New(mem *memory.Memory, opts Options) *Server {
 	}
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultTimeout
+	}
+	if opts.BodyTimeout <= 0 {
+		opts.BodyTimeout = DefaultBodyTimeout
 	}
 	if opts.KeyRate == 0 {
 		opts.KeyRate = DefaultKeyRate
@@ -173,6 +183,7 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w, r = s.guardBody(w, r)
 	// ServeMux would answer a path with empty, . or .. segments with a
 	// plain-text redirect to the cleaned path. No route is written so.
 	if p := r.URL.EscapedPath(); r.Method != http.MethodConnect && p != canonicalPath(p) {
@@ -367,10 +378,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, rt route) string 
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), s.opts.Timeout)
 	defer cancel()
-	// A client may not hold a connection by trickling its body: the body
-	// must arrive within the request's time. (Not every ResponseWriter
-	// can set deadlines; then the server's own limits apply.)
-	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.opts.Timeout))
+	// The body's deadline was set when the request came in (guardBody).
 	r = r.WithContext(auth.NewContext(ctx, p))
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBodyBytes)
 	rt.h(w, r, p)

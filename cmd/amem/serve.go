@@ -51,6 +51,8 @@ func (a *app) serveCmd() *cobra.Command {
 		ipHeader    string
 		hookTimeout time.Duration
 		hookAllow   []string
+		bodyTimeout time.Duration
+		conns       server.ConnLimits
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -104,14 +106,14 @@ the requests in flight and the enrichments running, then exits 0.`,
 			api := server.New(svc.mem, server.Options{
 				Keys: svc.store, Logger: logger, MaxBodyBytes: maxBody, Version: version,
 				MCP: a.mcpHTTP(svc), KeyRate: keyRate, AuthFailRate: failRate, AuthFailBurst: failBurst,
-				ClientIPHeader: ipHeader, Webhooks: svc.store, WebhookTargets: targets,
+				ClientIPHeader: ipHeader, Webhooks: svc.store, WebhookTargets: targets, BodyTimeout: bodyTimeout,
 			})
 			svc.onEnrich = api.EnrichResult
 			svc.start(memory.WorkerOptions{Workers: workers})
 			if err := svc.startWebhooks(webhook.Options{Timeout: hookTimeout, Targets: targets}); err != nil {
 				return errors.Join(err, svc.Close())
 			}
-			return a.serveHTTP(ln, &httpService{svc, api}, drain)
+			return a.serveHTTP(server.Listener(ln, conns), &httpService{svc, api}, drain)
 		},
 	}
 	f := c.Flags()
@@ -121,6 +123,9 @@ the requests in flight and the enrichments running, then exits 0.`,
 	f.DurationVar(&a.claimLease, "claim-lease", 30*time.Second, "how long an enrichment's claim on a note lasts unless renewed: a note claimed by an instance that died waits this long before another takes it over")
 	f.IntVar(&a.approximateFrom, "approximate-from", kernel.DefaultApproximateFrom, "notes from which a namespace is searched through an approximate index (built in the background, saved beside a SQLite database or in the user cache directory for PostgreSQL) instead of an exact scan; negative: never")
 	f.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes (413 above)")
+	f.DurationVar(&bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "how long a request's body may take to arrive, on every route, /mcp too; then the connection is closed")
+	f.IntVar(&conns.Total, "max-conns", server.DefaultMaxConns, "connections held open at most; past it new ones get 503 at once (0 or negative: no limit)")
+	f.IntVar(&conns.PerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, "connections held open at most from one client address (the TCP peer's: raise it behind a reverse proxy; 0 or negative: no limit)")
 	f.DurationVar(&drain, "drain-timeout", 30*time.Second, "on shutdown, how long in-flight requests may take to finish")
 	f.Float64Var(&keyRate, "key-rate", server.DefaultKeyRate, "requests per second each API key may make, in bursts of twice as many (429 with Retry-After past it; negative: no limit)")
 	f.Float64Var(&failRate, "auth-fail-rate", server.DefaultAuthFailRate, "requests with a missing or wrong key per second one client address may make after its burst; past it the address gets 429 until its bucket refills (negative: no limit)")
@@ -148,9 +153,9 @@ func (a *app) serveHTTP(ln net.Listener, hs *httpService, drain time.Duration) e
 		ErrorLog:    slog.NewLogLogger(hs.logger.Handler(), slog.LevelWarn),
 	}
 	served := make(chan error, 1)
-	// server.Listener makes net/http's own error answers (431 and the
-	// like) problem+json too.
-	go func() { served <- srv.Serve(server.Listener(ln)) }()
+	// ln is a server.Listener: net/http's own error answers (431 and the
+	// like) are problem+json too, and connections past the limits get 503.
+	go func() { served <- srv.Serve(ln) }()
 	hs.logger.Info("serving", "addr", "http://"+ln.Addr().String(), "version", version,
 		"ui", "http://"+ln.Addr().String()+"/ui/")
 
