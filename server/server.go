@@ -27,6 +27,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/ui"
 	"github.com/amem-dev/amem/webhook"
@@ -49,8 +50,15 @@ type Options struct {
 	// may take to arrive from the request's start (default
 	// DefaultBodyTimeout); then the connection is closed (bodyguard.go).
 	BodyTimeout time.Duration
-	// MCP, if set, is served at /mcp; it authenticates on its own.
+	// MCP, if set, is served at /mcp, under the key checks and rate
+	// limit of the API (mcpgate.go); it authenticates on its own too.
 	MCP http.Handler
+	// MCPSessionsPerKey caps the MCP sessions one key holds open
+	// (default DefaultMCPSessionsPerKey; negative: no cap); MCPIdle is
+	// how long an unused session counts (default mcpserver's
+	// SessionTimeout, after which MCP's handler closes it).
+	MCPSessionsPerKey int
+	MCPIdle           time.Duration
 	// Registerer receives the metrics, which /metrics serves from
 	// Gatherer. Default: a fresh registry for both, with the Go and
 	// process collectors.
@@ -96,6 +104,10 @@ const (
 	// DefaultBodyTimeout lets the largest body (8 MiB) arrive at 280
 	// KB/s; a client slower than that sends smaller batches.
 	DefaultBodyTimeout = 30 * time.Second
+	// DefaultMCPSessionsPerKey is far more than an agent needs (one
+	// session per connection it keeps) and a bound on what a key costs:
+	// each session holds a goroutine and about 50 KB.
+	DefaultMCPSessionsPerKey = 64
 )
 
 // Server is the HTTP API. It is an http.Handler.
@@ -112,6 +124,7 @@ type Server struct {
 	endStreams context.CancelFunc
 
 	keyLimits, authFails *limiters // nil: no limit
+	mcpSessions          *mcpSessions
 	refusals             *refusalLog
 }
 
@@ -131,6 +144,12 @@ func New(mem *memory.Memory, opts Options) *Server {
 	if opts.BodyTimeout <= 0 {
 		opts.BodyTimeout = DefaultBodyTimeout
 	}
+	if opts.MCPSessionsPerKey == 0 {
+		opts.MCPSessionsPerKey = DefaultMCPSessionsPerKey
+	}
+	if opts.MCPIdle <= 0 {
+		opts.MCPIdle = mcpserver.SessionTimeout
+	}
 	if opts.KeyRate == 0 {
 		opts.KeyRate = DefaultKeyRate
 	}
@@ -144,9 +163,10 @@ func New(mem *memory.Memory, opts Options) *Server {
 		opts.Now = time.Now
 	}
 	s := &Server{mem: mem, opts: opts, log: opts.Logger, mux: http.NewServeMux(),
-		keyLimits: newLimiters(opts.KeyRate, int(math.Ceil(2*opts.KeyRate))),
-		authFails: newLimiters(opts.AuthFailRate, opts.AuthFailBurst),
-		refusals:  newRefusalLog(),
+		keyLimits:   newLimiters(opts.KeyRate, int(math.Ceil(2*opts.KeyRate))),
+		authFails:   newLimiters(opts.AuthFailRate, opts.AuthFailBurst),
+		refusals:    newRefusalLog(),
+		mcpSessions: newMCPSessions(opts.MCPSessionsPerKey, opts.MCPIdle),
 	}
 	s.streams, s.endStreams = context.WithCancel(context.Background())
 	s.metrics = newMetrics(mem, opts.Registerer, opts.Gatherer)
@@ -154,7 +174,7 @@ func New(mem *memory.Memory, opts Options) *Server {
 		s.mux.Handle(r.pattern(), s.instrument(r))
 	}
 	if opts.MCP != nil {
-		s.mux.Handle("/mcp", s.guardAuthFailures(s.endOnDrain(plainErrors(opts.MCP))))
+		s.mux.Handle("/mcp", s.guardAuthFailures(s.mcpGate(s.endOnDrain(plainErrors(opts.MCP)))))
 	}
 	s.mux.Handle("GET /ui/", ui.Handler("/ui"))
 	s.mux.Handle("GET /ui", http.RedirectHandler("/ui/", http.StatusMovedPermanently))

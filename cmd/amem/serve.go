@@ -53,6 +53,7 @@ func (a *app) serveCmd() *cobra.Command {
 		hookAllow   []string
 		bodyTimeout time.Duration
 		conns       server.ConnLimits
+		mcpPerKey   int
 	)
 	c := &cobra.Command{
 		Use:   "serve",
@@ -107,6 +108,7 @@ the requests in flight and the enrichments running, then exits 0.`,
 				Keys: svc.store, Logger: logger, MaxBodyBytes: maxBody, Version: version,
 				MCP: a.mcpHTTP(svc), KeyRate: keyRate, AuthFailRate: failRate, AuthFailBurst: failBurst,
 				ClientIPHeader: ipHeader, Webhooks: svc.store, WebhookTargets: targets, BodyTimeout: bodyTimeout,
+				MCPSessionsPerKey: mcpPerKey,
 			})
 			svc.onEnrich = api.EnrichResult
 			svc.start(memory.WorkerOptions{Workers: workers})
@@ -124,6 +126,7 @@ the requests in flight and the enrichments running, then exits 0.`,
 	f.IntVar(&a.approximateFrom, "approximate-from", kernel.DefaultApproximateFrom, "notes from which a namespace is searched through an approximate index (built in the background, saved beside a SQLite database or in the user cache directory for PostgreSQL) instead of an exact scan; negative: never")
 	f.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes (413 above)")
 	f.DurationVar(&bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "how long a request's body may take to arrive, on every route, /mcp too; then the connection is closed")
+	f.IntVar(&mcpPerKey, "mcp-sessions-per-key", server.DefaultMCPSessionsPerKey, "MCP sessions one API key may hold open at once (unused ones close after 10 minutes; negative: no cap)")
 	f.IntVar(&conns.Total, "max-conns", server.DefaultMaxConns, "connections held open at most; past it new ones get 503 at once (0 or negative: no limit)")
 	f.IntVar(&conns.PerAddr, "max-conns-per-addr", server.DefaultMaxConnsPerAddr, "connections held open at most from one client address (the TCP peer's: raise it behind a reverse proxy; 0 or negative: no limit)")
 	f.DurationVar(&drain, "drain-timeout", 30*time.Second, "on shutdown, how long in-flight requests may take to finish")
