@@ -61,6 +61,11 @@ func ParseFilter(from, to string, tags, pairs []string) (Filter, error) {
 		if err != nil {
 			return Filter{}, fmt.Errorf("%s: %w", b.name, err)
 		}
+		if t.IsZero() {
+			// The zero time is the Filter's "no bound": taking it would
+			// turn a bound that matches nothing into none at all.
+			return Filter{}, fmt.Errorf("%s: %w", b.name, invalidf("time %s is the zero time, which means no bound: leave %s out for that", b.text, b.name))
+		}
 		*b.t = t
 	}
 	md, err := ParseMetadata(pairs)

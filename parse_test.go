@@ -63,6 +63,10 @@ func TestParseFilter(t *testing.T) {
 		{"yesterday", "", nil, "from: "},
 		{"", "2024-05-01 10:00", nil, "to: "},
 		{"", "", []string{"src"}, "meta: "},
+		// The zero time is the filter's "no bound": to=0001-01-01 used to
+		// make a filter that matches nothing match everything.
+		{"", "0001-01-01", nil, "to: "},
+		{"0001-01-01T00:00:00Z", "", nil, "from: "},
 	} {
 		_, err := amem.ParseFilter(c.from, c.to, nil, c.pairs)
 		if !errors.Is(err, amem.ErrInvalid) || !strings.HasPrefix(err.Error(), c.prefix) {

@@ -111,6 +111,10 @@ func TestBadTextAndTimesChangeNothing(t *testing.T) {
 		{"patch time out of range", "PATCH", patch, `{"time": "1000-01-01T00:00:00Z"}`, rng},
 		{"patch null time only", "PATCH", patch, `{"time": null}`, "nothing to change"},
 		{"restore not an object", "POST", patch + "/restore", `3`, "body must be a JSON object, not a number"},
+		// A zero bound would be no bound: a filter matching nothing would
+		// match everything.
+		{"zero upper bound", "GET", create + "?to=0001-01-01", ``, "to: invalid input: time 0001-01-01 is the zero time"},
+		{"zero lower bound in search", "GET", "/v1/namespaces/ns/search?q=kept&from=0001-01-01T00:00:00Z", ``, "from: invalid input: time"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, raw := e.do(c.method, c.path, key, []byte(c.body), nil)

@@ -203,6 +203,13 @@ func (s *Server) noRoute(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength > s.opts.MaxBodyBytes {
+		// Answered before any read, so that a client that asked
+		// "Expect: 100-continue" is not told to send 10 GB first.
+		w.Header().Set("Connection", "close")
+		problem(w, r, http.StatusRequestEntityTooLarge, "request body over %d bytes: it has %d, which exceeds the limit", s.opts.MaxBodyBytes, r.ContentLength)
+		return
+	}
 	w, r = s.guardBody(w, r)
 	// ServeMux would answer a path with empty, . or .. segments with a
 	// plain-text redirect to the cleaned path. No route is written so.

@@ -155,3 +155,24 @@ func TestConnectionLimits(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// A body announced larger than the limit gets 413 at once, without the
+// "100 Continue" that would ask the client to send it.
+func TestHugeBodyRefusedBeforeContinue(t *testing.T) {
+	_, addr := slowEnv(t, ConnLimits{})
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+	fmt.Fprintf(c, "POST /v1/namespaces/a/notes HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: 10000000000\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusRequestEntityTooLarge {
+		t.Fatalf("status %d, want 413 before any 100 Continue", resp.StatusCode)
+	}
+}
