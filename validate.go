@@ -53,6 +53,11 @@ func ValidNamespace(ns string) error {
 	if len(ns) > MaxNamespaceLen {
 		return invalidf("namespace is %d bytes, the limit is %d", len(ns), MaxNamespaceLen)
 	}
+	if ns == "." || ns == ".." {
+		// Path segments: no URL (/v1/namespaces/../notes, the web UI)
+		// could name it.
+		return invalidf("namespace %q is a path segment; give a name with a letter or digit", ns)
+	}
 	for _, r := range ns {
 		if r > unicode.MaxASCII || !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-:@", r)) {
 			return invalidf("namespace %q has %q; use letters, digits and . _ - : @", ns, r)

@@ -17,6 +17,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 	"time"
 
 	"github.com/amem-dev/amem"
@@ -80,6 +82,14 @@ func Hash(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// Limits on what a key names: every request of a key looks its
+// namespaces through (a key of 100,000 made each request 10x slower), and
+// its name is printed to terminals (amem keys list).
+const (
+	MaxKeyNamespaces = 1000
+	MaxKeyNameBytes  = 200
+)
+
 // NewKey makes a key allowed the given namespaces (or, with admin, all of
 // them) and returns it with its token, which is shown once and never
 // stored.
@@ -89,6 +99,15 @@ func NewKey(name string, admin bool, namespaces []string, now time.Time) (Key, s
 	}
 	if admin && len(namespaces) > 0 {
 		return Key{}, "", fmt.Errorf("%w: an admin key reaches every namespace; give no namespaces", amem.ErrInvalid)
+	}
+	if len(namespaces) > MaxKeyNamespaces {
+		return Key{}, "", fmt.Errorf("%w: a key may name at most %d namespaces (it names %d); use an admin key, or several keys", amem.ErrInvalid, MaxKeyNamespaces, len(namespaces))
+	}
+	if len(name) > MaxKeyNameBytes {
+		return Key{}, "", fmt.Errorf("%w: a key's name is %d bytes, at most %d", amem.ErrInvalid, len(name), MaxKeyNameBytes)
+	}
+	if i := strings.IndexFunc(name, func(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError }); i >= 0 {
+		return Key{}, "", fmt.Errorf("%w: a key's name has a control character or invalid UTF-8 at byte %d", amem.ErrInvalid, i)
 	}
 	for _, ns := range namespaces {
 		if err := amem.ValidNamespace(ns); err != nil {

@@ -3,6 +3,7 @@ package auth_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,10 +36,30 @@ func TestNewKey(t *testing.T) {
 	for _, c := range []struct {
 		admin bool
 		nss   []string
-	}{{false, nil}, {true, []string{"a"}}, {false, []string{"bad namespace"}}} {
+	}{{false, nil}, {true, []string{"a"}}, {false, []string{"bad namespace"}}, {false, []string{".."}}} {
 		if _, _, err := auth.NewKey("", c.admin, c.nss, now); !errors.Is(err, amem.ErrInvalid) {
 			t.Errorf("NewKey(admin=%v, %q): %v, want ErrInvalid", c.admin, c.nss, err)
 		}
+	}
+	// A key names at most MaxKeyNamespaces namespaces, and a name a
+	// terminal can show.
+	many := make([]string, auth.MaxKeyNamespaces+1)
+	for i := range many {
+		many[i] = fmt.Sprint("ns", i)
+	}
+	if _, _, err := auth.NewKey("many", false, many, now); !errors.Is(err, amem.ErrInvalid) {
+		t.Errorf("a key for %d namespaces: %v, want ErrInvalid", len(many), err)
+	}
+	if _, _, err := auth.NewKey("many", false, many[:auth.MaxKeyNamespaces], now); err != nil {
+		t.Errorf("a key for %d namespaces: %v", auth.MaxKeyNamespaces, err)
+	}
+	for _, name := range []string{strings.Repeat("n", auth.MaxKeyNameBytes+1), "evil\x1b[2J", "nul\x00", "bad \xff utf-8"} {
+		if _, _, err := auth.NewKey(name, false, []string{"a"}, now); !errors.Is(err, amem.ErrInvalid) {
+			t.Errorf("NewKey(name %q): %v, want ErrInvalid", name, err)
+		}
+	}
+	if _, _, err := auth.NewKey("Ingest bot — Zoë's", false, []string{"a"}, now); err != nil {
+		t.Errorf("a name with non-ASCII letters: %v", err)
 	}
 }
 

@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode"
 
 	"github.com/spf13/cobra"
 
@@ -105,7 +107,7 @@ func (a *app) keysListCmd() *cobra.Command {
 					if !k.RevokedAt.IsZero() {
 						revoked = k.RevokedAt.Format(time.RFC3339)
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, k.Name, nss, k.CreatedAt.Format(time.RFC3339), revoked)
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", k.ID, printable(k.Name), nss, k.CreatedAt.Format(time.RFC3339), revoked)
 				}
 				return tw.Flush()
 			})
@@ -124,4 +126,15 @@ func (a *app) keysRevokeCmd() *cobra.Command {
 			})
 		},
 	}
+}
+
+// printable writes a key's name with control characters escaped: a name
+// stored before names were checked could otherwise send escape
+// sequences to the terminal.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) {
+		return s
+	}
+	q := strconv.QuoteToGraphic(s)
+	return q[1 : len(q)-1]
 }
