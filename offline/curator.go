@@ -287,9 +287,11 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 	}
 	attrs.Context = c.describe(r, picked, note.EventTime, topTag)
 	if c.log.Enabled(ctx, slog.LevelDebug) {
+		// Counts, not the keywords: they are the note's own words, and a
+		// log (amem serve -v) is no place for what users stored.
 		c.log.Debug("offline construct", "namespace", note.Namespace, "id", note.ID,
-			"candidates", len(embedded)+len(dates), "keywords", attrs.Keywords,
-			"tags", attrs.Tags, "tag_scores", ranked[:min(len(ranked), 4)])
+			"candidates", len(embedded)+len(dates), "keywords", len(attrs.Keywords),
+			"tags", len(attrs.Tags), "tag_scores", ranked[:min(len(ranked), 4)])
 	}
 	return attrs, nil
 }

@@ -1,9 +1,11 @@
 package offline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"slices"
 	"strings"
@@ -701,6 +703,22 @@ func BenchmarkConnect(b *testing.B) {
 	for b.Loop() {
 		if _, err := c.Connect(ctx, note, cands); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// Debug logs (amem serve -v) carry counts and IDs, never the note's own
+// words.
+func TestDebugLogHoldsNoNoteText(t *testing.T) {
+	var buf bytes.Buffer
+	c := New(&hashEmbedder{}, &Options{Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	a := construct(t, c, amem.Note{ID: "N1", Namespace: "ns", Content: "Zanzibar quokka appointment with Dr. Okafor"})
+	if len(a.Keywords) == 0 || buf.Len() == 0 {
+		t.Fatalf("keywords %v, log %q: the test needs both", a.Keywords, buf.String())
+	}
+	for _, w := range []string{"Zanzibar", "quokka", "Okafor"} {
+		if strings.Contains(strings.ToLower(buf.String()), strings.ToLower(w)) {
+			t.Errorf("the debug log holds %q: %s", w, buf.String())
 		}
 	}
 }
