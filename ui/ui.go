@@ -7,6 +7,7 @@ package ui
 
 import (
 	"embed"
+	"encoding/json"
 	"io/fs"
 	"net/http"
 	"path"
@@ -50,8 +51,12 @@ func Handler(prefix string) http.Handler {
 		// Embedded files have no modification time to revalidate against;
 		// a new binary must not be mixed with an old cached module.
 		h.Set("Cache-Control", "no-cache")
-		if r.URL.Path != "/" && strings.HasSuffix(r.URL.Path, "/") {
-			http.NotFound(w, r) // no directory listings
+		name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+		if name == "" {
+			name = "index.html"
+		}
+		if r.URL.Path != "/" && strings.HasSuffix(r.URL.Path, "/") || !exists(static, name) {
+			notFound(w, prefix+r.URL.Path) // and no directory listings
 			return
 		}
 		if t, ok := types[path.Ext(r.URL.Path)]; ok {
@@ -59,4 +64,27 @@ func Handler(prefix string) http.Handler {
 		}
 		fileServer.ServeHTTP(w, r)
 	}))
+}
+
+func exists(fsys fs.FS, name string) bool {
+	st, err := fs.Stat(fsys, name)
+	return err == nil && !st.IsDir()
+}
+
+// notFound answers 404 as problem+json, as every other error of the
+// server is (package server's problem, which this package does not
+// import).
+func notFound(w http.ResponseWriter, p string) {
+	body, _ := json.Marshal(map[string]any{"type": "about:blank", "title": "Not Found", "status": http.StatusNotFound,
+		"detail": "no such page of the web UI: " + p + "; open " + uiRoot(p)})
+	w.Header().Set("Content-Type", "application/problem+json")
+	w.WriteHeader(http.StatusNotFound)
+	_, _ = w.Write(body)
+}
+
+func uiRoot(p string) string {
+	if i := strings.Index(p[1:], "/"); i >= 0 {
+		return p[:i+2]
+	}
+	return p
 }

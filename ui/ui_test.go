@@ -84,8 +84,8 @@ func TestHeaders(t *testing.T) {
 				t.Errorf("GET /ui/: %d %q %.100s", rec.Code, ct, rec.Body)
 			}
 		case p == "/ui/no-such-file", p == "/ui/js/":
-			if rec.Code != 404 {
-				t.Errorf("GET %s: %d, want 404 (no directory listings)", p, rec.Code)
+			if rec.Code != 404 || ct != "application/problem+json" || !strings.Contains(rec.Body.String(), `"status":404`) {
+				t.Errorf("GET %s: %d %q %s, want a 404 problem (no directory listings)", p, rec.Code, ct, rec.Body)
 			}
 		}
 	}
