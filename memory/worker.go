@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/repeatlog"
 )
 
 // WorkerOptions configure background enrichment. Zero fields mean the
@@ -58,12 +59,15 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 	// Enrichments started keep running past cancellation: a drained
 	// shutdown leaves no note half-processed.
 	work := context.WithoutCancel(ctx)
+	// One log for every worker: a store that fails each claim (a
+	// database gone read-only) is logged once a minute, not per poll.
+	fails := &repeatlog.Log{Logger: m.log, Msg: "claim due notes"}
 	var wg sync.WaitGroup
 	for range o.Workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m.work(ctx, work, o)
+			m.work(ctx, work, o, fails)
 		}()
 	}
 	wg.Add(1)
@@ -77,12 +81,15 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 
 // work is one worker's loop: claim a due note, enrich it, repeat; when
 // none is due, wait for a wake-up or the poll interval.
-func (m *Memory) work(ctx, work context.Context, o WorkerOptions) {
+func (m *Memory) work(ctx, work context.Context, o WorkerOptions, fails *repeatlog.Log) {
 	for ctx.Err() == nil {
 		woken := m.wakeChan()
 		claims, err := m.claimDue(ctx, 1)
-		if err != nil && ctx.Err() == nil && !errors.Is(err, amem.ErrClosed) {
-			m.log.Warn("claim due notes", "err", err)
+		switch {
+		case err != nil && ctx.Err() == nil && !errors.Is(err, amem.ErrClosed):
+			fails.Fail(m.opts.Now(), err)
+		case err == nil:
+			fails.OK(m.opts.Now())
 		}
 		if len(claims) == 0 {
 			t := time.NewTimer(o.PollInterval)

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/repeatlog"
 )
 
 // Payload is the JSON body of a delivery.
@@ -146,13 +147,18 @@ func NewWorker(st Store, opts *Options) (*Worker, error) {
 }
 
 // Run delivers until ctx ends, reading the outbox again at once after a
-// full batch and after Poll otherwise. A store error is logged and
-// retried at the next poll: the outbox keeps what was not delivered.
+// full batch and after Poll otherwise. A store error is retried at the
+// next poll (the outbox keeps what was not delivered) and logged when it
+// starts, once a minute while it lasts, and when it ends.
 func (w *Worker) Run(ctx context.Context) error {
+	fails := &repeatlog.Log{Logger: w.opts.Logger, Msg: "webhook outbox"}
 	for {
 		r, err := w.DeliverDue(ctx)
-		if err != nil && ctx.Err() == nil {
-			w.opts.Logger.Warn("webhook outbox", "err", err)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			fails.Fail(w.opts.Now(), err)
+		case err == nil:
+			fails.OK(w.opts.Now())
 		}
 		if err == nil && r.Claimed == w.opts.Batch {
 			continue
