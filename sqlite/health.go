@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -74,6 +75,9 @@ func (s *Store) probeHealth(ctx context.Context) error {
 		err, _ := s.health.Verdict()
 		return err
 	}
+	if s.stuckReadOnly(err) && s.reopenWrite(ctx) {
+		return nil // a new write connection committed its probe
+	}
 	f := s.fault(err)
 	if f == nil {
 		f = &amem.HealthError{Reason: reasonNoWrite, Err: err}
@@ -115,7 +119,14 @@ func (s *Store) probe(ctx context.Context) error {
 		return err
 	}
 	defer s.gate.Leave()
-	tx, err := s.write.db.BeginTx(ctx, nil)
+	s.writeMu.RLock()
+	defer s.writeMu.RUnlock()
+	return probeWith(ctx, s.write.db)
+}
+
+// probeWith is probe's transaction, on db.
+func probeWith(ctx context.Context, db *sql.DB) error {
+	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("probe: begin: %w", err)
 	}

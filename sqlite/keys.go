@@ -130,5 +130,7 @@ func (s *Store) rawWrite(ctx context.Context, fn func(*sql.DB) error) (err error
 	}
 	defer s.gate.Leave()
 	defer func() { s.observe(err, true) }()
+	s.writeMu.RLock()
+	defer s.writeMu.RUnlock()
 	return fn(s.write.db)
 }

@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite"
@@ -68,9 +70,17 @@ func (o *Options) withDefaults() Options {
 // concurrent use; each Tx it hands to fn is not, and is valid only until
 // fn returns.
 type Store struct {
-	path  string
-	write pool // one connection: SQLite has one writer at a time
-	read  pool // ReadConns connections, query_only
+	path string
+	opts Options
+	// write is one connection: SQLite has one writer at a time. writeMu
+	// is held for reading while it is used and for writing while it is
+	// replaced (reopen.go): a connection that went read-only stays so
+	// after the file is writable again.
+	writeMu sync.RWMutex
+	write   pool
+	read    pool // ReadConns connections, query_only
+	// reopened is when the write connection was last reopened or tried.
+	reopened atomic.Int64
 
 	gate   sqlstore.Gate // running transactions, which Close waits for
 	health sqlstore.Health
@@ -96,7 +106,7 @@ func Open(ctx context.Context, path string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("open sqlite: %w", err)
 	}
 
-	s := &Store{path: abs}
+	s := &Store{path: abs, opts: o}
 	s.health.Every, s.health.Sticky = o.HealthInterval, reasonDamaged
 	if err := s.open(ctx, o); err != nil {
 		_ = errors.Join(s.read.close(), s.write.close())
@@ -222,7 +232,13 @@ func (s *Store) Close() error {
 // rolled back if it returns an error (returned as is) or panics (the panic
 // goes on). Write transactions run one at a time.
 func (s *Store) Update(ctx context.Context, fn func(amem.Tx) error) error {
-	return s.transact(ctx, &s.write, fn)
+	s.writeMu.RLock()
+	err := s.transact(ctx, &s.write, fn)
+	s.writeMu.RUnlock()
+	if err != nil && s.stuckReadOnly(err) {
+		s.reopenWrite(ctx)
+	}
+	return err
 }
 
 // View runs fn in a read-only transaction: a consistent snapshot of the
