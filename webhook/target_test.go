@@ -85,6 +85,11 @@ func TestCheckURL(t *testing.T) {
 			t.Errorf("ParseTargets(%q): %v, want invalid", bad, err)
 		}
 	}
+	for _, secret := range []string{"nul-in-secret\x00-0123456", "space in the secret 0123", "tab\tin-the-secret-0123", "zoë-secret-0123456789"} {
+		if _, err := webhook.New("ns", webhook.Input{URL: "https://example.com/", Secret: secret}, time.Now()); !errors.Is(err, amem.ErrInvalid) {
+			t.Errorf("secret %q: %v, want invalid", secret, err)
+		}
+	}
 	for _, u := range []string{"https://example.com:99999/", "https://example.com:0/", "https://example.com:x/"} {
 		if _, err := webhook.New("ns", webhook.Input{URL: u}, time.Now()); !errors.Is(err, amem.ErrInvalid) {
 			t.Errorf("port of %s: %v, want invalid", u, err)

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/amem-dev/amem"
@@ -124,6 +125,10 @@ func New(ns string, in Input, now time.Time) (Hook, error) {
 	case len(secret) < MinSecretBytes || len(secret) > MaxSecretBytes:
 		return Hook{}, fmt.Errorf("%w: secret has %d bytes; give %d to %d, or none to have one generated",
 			amem.ErrInvalid, len(secret), MinSecretBytes, MaxSecretBytes)
+	case strings.IndexFunc(secret, func(r rune) bool { return r < 0x21 || r > 0x7e }) >= 0:
+		// Printable ASCII only: a NUL was kept by SQLite and refused by
+		// PostgreSQL, and receivers type the secret into their config.
+		return Hook{}, fmt.Errorf("%w: secret has a character other than printable ASCII (no spaces)", amem.ErrInvalid)
 	}
 	kinds, err := validKinds(in.Kinds)
 	if err != nil {
