@@ -78,9 +78,16 @@ func Check(ctx context.Context, path string) (Report, error) {
 	} else if err != nil {
 		return Report{}, err
 	}
-	// Its own connection, read-only on the file.
-	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs),
-		RawQuery: url.Values{"mode": {"ro"}, "_busy_timeout": {"5000"}}.Encode()}
+	// Its own connection, read-only on the file. In a directory that
+	// takes no new files (a read-only file system) SQLite cannot make
+	// the shared-memory index a WAL database is read through, and would
+	// call a healthy file unreadable; there nothing can be writing it
+	// either, so it is read as immutable, without that index.
+	q := url.Values{"mode": {"ro"}, "_busy_timeout": {"5000"}}
+	if dirUnwritable(filepath.Dir(abs)) {
+		q.Set("immutable", "1")
+	}
+	u := url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}
 	if !strings.HasPrefix(u.Path, "/") {
 		u.Path = "/" + u.Path
 	}

@@ -126,6 +126,10 @@ func (s *Store) open(ctx context.Context, o Options) error {
 		if isCode(err, sqlite3.SQLITE_NOTADB) || isCode(err, sqlite3.SQLITE_CORRUPT) {
 			return damaged(s.path, "it is not an SQLite database, or its first page is damaged", err)
 		}
+		if isCode(err, sqlite3.SQLITE_CANTOPEN) && dirUnwritable(filepath.Dir(s.path)) {
+			return &amem.HealthError{Reason: reasonReadOnly, Err: fmt.Errorf("directory %s is not writable (a read-only file system?): amem writes the database and, beside it, its -wal and -shm files; 'amem check' reads it where it is (%w)",
+				filepath.Dir(s.path), err)}
+		}
 		return err
 	}
 	// Before migrating: a migration writing into a damaged file could
