@@ -168,3 +168,17 @@ func collectNamespaces(rows pgx.Rows) ([]amem.NamespaceInfo, error) {
 	defer rows.Close()
 	return sqlstore.Collect(mapped{rows}, sqlstore.ScanNamespace)
 }
+
+// QueryRowInto and Exec make the transaction a sqlstore.Querier.
+func (t *tx) QueryRowInto(query string, args []any, dest ...any) (bool, error) {
+	err := t.queryRow(query, args, dest...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (t *tx) Exec(query string, args ...any) error {
+	_, err := t.exec(query, args...)
+	return err
+}

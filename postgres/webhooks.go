@@ -215,50 +215,23 @@ func (s *Store) ClaimEvents(ctx context.Context, owner string, now, until time.T
 	return sqlstore.EventOrder(out), nil
 }
 
-// Delivered removes a delivered event and hurries its webhook's others.
-func (s *Store) Delivered(ctx context.Context, id int64, owner string, at time.Time) error {
+// Finish records a round's outcomes in one transaction.
+func (s *Store) Finish(ctx context.Context, owner string, outs []webhook.Outcome) error {
+	if len(outs) == 0 {
+		return nil
+	}
 	if err := checkText("owner", owner); err != nil {
 		return err
 	}
-	return s.Update(ctx, func(atx amem.Tx) error {
-		t := atx.(*tx)
-		var hook string
-		err := t.queryRow(deleteEvent, []any{id, owner}, &hook)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil // the lease was lost: its new holder decides
-		}
-		if err != nil {
-			return fmt.Errorf("webhook event %d delivered: %w", id, err)
-		}
-		if _, err := t.exec(hurryEvents, hook, at.UnixNano()); err != nil {
+	for _, o := range outs {
+		if err := checkText("webhook failure", sqlstore.Cause(o.Cause)); err != nil {
 			return err
 		}
-		_, err = t.exec(countDelivered, hook, at.UnixNano())
-		return err
+	}
+	return s.Update(ctx, func(atx amem.Tx) error {
+		return sqlstore.FinishEvents(atx.(*tx), eventSQL, owner, outs)
 	})
 }
 
-// Retry releases an event for a later attempt, or keeps it as failed.
-func (s *Store) Retry(ctx context.Context, id int64, owner string, attempts int, next time.Time, cause string, at time.Time) error {
-	cause = sqlstore.Cause(cause)
-	if err := checkText("webhook failure", owner, cause); err != nil {
-		return err
-	}
-	return s.Update(ctx, func(atx amem.Tx) error {
-		t := atx.(*tx)
-		nextAt, err := timeValue(next)
-		if err != nil {
-			return err
-		}
-		var hook string
-		err = t.queryRow(retryEvent, []any{id, owner, attempts, nextAt}, &hook)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return nil
-		}
-		if err != nil || cause == "" {
-			return err
-		}
-		_, err = t.exec(recordHookError, hook, cause, at.UnixNano())
-		return err
-	})
-}
+var eventSQL = sqlstore.EventSQL{Delete: deleteEvent, Release: retryEvent, Hurry: hurryEvents,
+	CountDelivered: countDelivered, RecordError: recordHookError}

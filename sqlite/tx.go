@@ -133,3 +133,17 @@ const (
 	constraintPrimaryKey = sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY
 	constraintForeignKey = sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
 )
+
+// QueryRowInto and Exec make the transaction a sqlstore.Querier.
+func (t *tx) QueryRowInto(query string, args []any, dest ...any) (bool, error) {
+	err := t.queryRow(query, args...).Scan(dest...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+func (t *tx) Exec(query string, args ...any) error {
+	_, err := t.exec(query, args...)
+	return err
+}

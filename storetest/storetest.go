@@ -125,6 +125,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"HistoryUnderConcurrentEvolution", testHistoryUnderConcurrentEvolution},
 		{"WebhookOutbox", testWebhookOutbox},
 		{"WebhookEventIDs", testWebhookEventIDs},
+		{"WebhookFinishRound", testWebhookFinishRound},
 		{"WebhookClaimsConcurrent", testWebhookClaimsConcurrent},
 		{"Closed", testClosed},
 	} {

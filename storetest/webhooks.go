@@ -120,13 +120,13 @@ func testWebhookOutbox(t *testing.T, s amem.Store) {
 
 	// A failed attempt: the webhook records why; the note's next event
 	// still waits behind it.
-	if err := ws.Retry(ctx, ds[allCreated].ID, "w1", 1, t0.Add(time.Hour), "answered 500", t0); err != nil {
+	if err := finishRetry(ws, ctx, ds[allCreated].ID, "w1", 1, t0.Add(time.Hour), "answered 500", t0); err != nil {
 		t.Fatal(err)
 	}
-	if err := ws.Retry(ctx, ds[delCreated].ID, "w1", 0, t0, "", t0); err != nil { // given back untried
+	if err := finishRetry(ws, ctx, ds[delCreated].ID, "w1", 0, t0, "", t0); err != nil { // given back untried
 		t.Fatal(err)
 	}
-	if err := ws.Retry(ctx, ds[evolved].ID, "w2", 3, t0, "not the holder", t0); err != nil {
+	if err := finishRetry(ws, ctx, ds[evolved].ID, "w2", 3, t0, "not the holder", t0); err != nil {
 		t.Fatal(err)
 	}
 	st := statuses(t, ws, ns)
@@ -145,7 +145,7 @@ func testWebhookOutbox(t *testing.T, s amem.Store) {
 	if !slices.Equal(got, []string{delCreated}) {
 		t.Fatalf("claimed %q, want the event given back", got)
 	}
-	if err := ws.Delivered(ctx, ds1[delCreated].ID, "w2", t0); err != nil {
+	if err := finishDelivered(ws, ctx, ds1[delCreated].ID, "w2", t0); err != nil {
 		t.Fatal(err)
 	}
 
@@ -157,7 +157,7 @@ func testWebhookOutbox(t *testing.T, s amem.Store) {
 	if want := sorted([]string{evolved, delDeleted}); !slices.Equal(got, want) {
 		t.Fatalf("after the lease: claimed %q, want %q", got, want)
 	}
-	if err := ws.Delivered(ctx, ds[evolved].ID, "w1", later); err != nil {
+	if err := finishDelivered(ws, ctx, ds[evolved].ID, "w1", later); err != nil {
 		t.Fatal(err)
 	}
 	if statuses(t, ws, ns)[0].Delivered != 0 {
@@ -166,7 +166,7 @@ func testWebhookOutbox(t *testing.T, s amem.Store) {
 	// Delivered by its holder: gone, counted, and the webhook's event
 	// waiting an hour for a retry is due at once.
 	for _, d := range ds2 {
-		if err := ws.Delivered(ctx, d.ID, "w3", later); err != nil {
+		if err := finishDelivered(ws, ctx, d.ID, "w3", later); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -180,7 +180,7 @@ func testWebhookOutbox(t *testing.T, s amem.Store) {
 	}
 	// Given up: kept as failed, never claimed, and no longer holding the
 	// note's later events back.
-	if err := ws.Retry(ctx, ds3[allRetry].ID, "w3", 9, time.Time{}, "timeout", later); err != nil {
+	if err := finishRetry(ws, ctx, ds3[allRetry].ID, "w3", 9, time.Time{}, "timeout", later); err != nil {
 		t.Fatal(err)
 	}
 	if a := statuses(t, ws, ns)[0]; a.Failed != 1 || a.Pending != 2 || a.LastError != "timeout" {
@@ -230,7 +230,7 @@ func testWebhookEventIDs(t *testing.T, s amem.Store) {
 			t.Fatalf("round %d: claimed %q (ID %d) after ID %d", i, got, d.ID, last)
 		}
 		last = d.ID
-		if err := ws.Delivered(ctx, d.ID, "w", t0); err != nil {
+		if err := finishDelivered(ws, ctx, d.ID, "w", t0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -298,7 +298,7 @@ func testWebhookClaimsConcurrent(t *testing.T, s amem.Store) {
 					}
 					versions[d.NoteID] = d.Version
 					mu.Unlock()
-					if err := ws.Delivered(ctx, d.ID, owner, t0); err != nil {
+					if err := finishDelivered(ws, ctx, d.ID, owner, t0); err != nil {
 						t.Error(err)
 						return
 					}
@@ -309,5 +309,69 @@ func testWebhookClaimsConcurrent(t *testing.T, s amem.Store) {
 	wg.Wait()
 	if len(delivered) != notes*perNote {
 		t.Fatalf("%d events delivered, want %d", len(delivered), notes*perNote)
+	}
+}
+
+// finishDelivered and finishRetry finish one event, as a round of one would.
+func finishDelivered(ws webhook.Store, ctx context.Context, id int64, owner string, at time.Time) error {
+	return ws.Finish(ctx, owner, []webhook.Outcome{{ID: id, At: at, Delivered: true}})
+}
+
+func finishRetry(ws webhook.Store, ctx context.Context, id int64, owner string, attempts int, next time.Time, cause string, at time.Time) error {
+	return ws.Finish(ctx, owner, []webhook.Outcome{{ID: id, At: at, Attempts: attempts, Next: next, Cause: cause}})
+}
+
+// Finish records a whole round in one call: an event delivered, one
+// released with its cause, and one whose lease another owner holds,
+// which is left to that owner.
+func testWebhookFinishRound(t *testing.T, s amem.Store) {
+	ws := webhookStore(t, s)
+	ctx := context.Background()
+	ns := newNS("finish")
+	t0 := time.Now().UTC().Truncate(time.Microsecond)
+	h := webhook.Hook{ID: "wh_fin_" + newID(), Namespace: ns, URL: "https://example.com/fin",
+		Secret: "secret-of-finish-0123", Kinds: []amem.EventKind{}, CreatedAt: base}
+	if err := ws.CreateWebhook(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	recordEvents(t, s,
+		amem.Event{Namespace: ns, NoteID: "A", Version: 1, Kind: amem.EventCreated, At: t0},
+		amem.Event{Namespace: ns, NoteID: "B", Version: 1, Kind: amem.EventCreated, At: t0},
+		amem.Event{Namespace: ns, NoteID: "C", Version: 1, Kind: amem.EventCreated, At: t0})
+	mine, err := ws.ClaimEvents(ctx, "w1", t0, t0.Add(time.Minute), 2)
+	if err != nil || len(mine) != 2 {
+		t.Fatalf("w1 claimed %d events, %v; want 2", len(mine), err)
+	}
+	theirs, err := ws.ClaimEvents(ctx, "w2", t0, t0.Add(time.Minute), 10)
+	if err != nil || len(theirs) != 1 {
+		t.Fatalf("w2 claimed %d events, %v; want 1", len(theirs), err)
+	}
+	status := func() webhook.Status {
+		t.Helper()
+		hs, err := ws.Webhooks(ctx, ns)
+		if err != nil || len(hs) != 1 {
+			t.Fatalf("webhooks: %v, %v", hs, err)
+		}
+		return hs[0]
+	}
+	err = ws.Finish(ctx, "w1", []webhook.Outcome{
+		{ID: mine[0].ID, At: t0, Delivered: true},
+		{ID: mine[1].ID, At: t0, Attempts: 1, Next: t0.Add(time.Hour), Cause: "answered 500 Internal Server Error"},
+		{ID: theirs[0].ID, At: t0, Delivered: true}, // w2's
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := status(); st.Delivered != 1 || st.Pending != 2 || st.LastError != "answered 500 Internal Server Error" {
+		t.Fatalf("after w1's round: %+v; want 1 delivered, 2 pending, the cause", st)
+	}
+	if err := ws.Finish(ctx, "w2", []webhook.Outcome{{ID: theirs[0].ID, At: t0, Delivered: true}}); err != nil {
+		t.Fatal(err)
+	}
+	if st := status(); st.Delivered != 2 || st.Pending != 1 {
+		t.Fatalf("after w2's round: %+v; want 2 delivered, 1 pending", st)
+	}
+	if err := ws.Finish(ctx, "w1", nil); err != nil {
+		t.Fatalf("an empty round: %v", err)
 	}
 }

@@ -75,16 +75,29 @@ type Store interface {
 	// them) that no earlier event of the same webhook and note is
 	// waiting before, oldest first.
 	ClaimEvents(ctx context.Context, owner string, now, until time.Time, limit int) ([]Delivery, error)
-	// Delivered removes an event owner holds, counts it on its webhook
-	// at at, and makes the webhook's other waiting events due at at: the
-	// receiver is back, so what waits for it need not wait out its
-	// backoff. An event whose lease was lost is ignored.
-	Delivered(ctx context.Context, id int64, owner string, at time.Time) error
-	// Retry releases an event owner holds with its attempts so far and
-	// the next attempt at next, or, with a zero next, keeps it as
-	// failed; cause (empty when the event was not tried) is recorded on
-	// the webhook at at.
-	Retry(ctx context.Context, id int64, owner string, attempts int, next time.Time, cause string, at time.Time) error
+	// Finish records, in one transaction, what became of events owner
+	// holds (a round's outcomes: one transaction for the round, not one
+	// per event, which on SQLite's one writer capped delivery at about
+	// 110 events a second). An event whose lease was lost is ignored: its
+	// new holder decides.
+	Finish(ctx context.Context, owner string, outs []Outcome) error
+}
+
+// Outcome is what became of one event of a round.
+type Outcome struct {
+	ID int64
+	// At is when it was decided.
+	At time.Time
+	// Delivered: the event is removed, counted on its webhook at At, and
+	// the webhook's other waiting events are due at At (the receiver is
+	// back, so what waits for it need not wait out its backoff).
+	Delivered bool
+	// Otherwise the event is released with Attempts so far and its next
+	// attempt at Next, or, with a zero Next, kept as failed; Cause (empty
+	// when the event was not tried) is recorded on the webhook at At.
+	Attempts int
+	Next     time.Time
+	Cause    string
 }
 
 // Input is what a client gives to create a webhook.

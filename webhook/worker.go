@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -205,31 +204,39 @@ func (w *Worker) DeliverDue(ctx context.Context) (Round, error) {
 	var (
 		mu    sync.Mutex
 		total = Round{Claimed: len(ds)}
-		errs  []error
+		outs  []Outcome
 		wg    sync.WaitGroup
 	)
 	for _, id := range order {
 		wg.Go(func() {
-			r, err := w.deliverHook(ctx, byHook[id], deadline)
+			r, o := w.deliverHook(ctx, byHook[id], deadline)
 			mu.Lock()
 			defer mu.Unlock()
 			total.Delivered += r.Delivered
 			total.Retried += r.Retried
 			total.GaveUp += r.GaveUp
 			total.Deferred += r.Deferred
-			errs = append(errs, err)
+			outs = append(outs, o...)
 		})
 	}
 	wg.Wait()
-	return total, errors.Join(errs...)
+	// One transaction for the round. Recorded even when ctx ends (a
+	// shutdown), so that what was sent is not sent again, nor what was
+	// tried tried sooner; should it fail, the leases run out and the
+	// events are sent again (delivery is at least once).
+	if err := w.st.Finish(context.WithoutCancel(ctx), w.opts.Owner, outs); err != nil {
+		return total, fmt.Errorf("record webhook outcomes: %w", err)
+	}
+	return total, nil
 }
 
-// deliverHook sends one webhook's events of a round in order.
-func (w *Worker) deliverHook(ctx context.Context, ds []Delivery, deadline time.Time) (Round, error) {
-	var r Round
-	// Outcomes are recorded even when ctx ends (a shutdown), so that what
-	// was sent is not sent again, nor what was tried tried sooner.
-	store := context.WithoutCancel(ctx)
+// deliverHook sends one webhook's events of a round in order and
+// returns what became of each; DeliverDue records them all at once.
+func (w *Worker) deliverHook(ctx context.Context, ds []Delivery, deadline time.Time) (Round, []Outcome) {
+	var (
+		r    Round
+		outs []Outcome
+	)
 	var deferUntil time.Time // set once the receiver failed
 	for _, d := range ds {
 		now := w.opts.Now()
@@ -238,26 +245,20 @@ func (w *Worker) deliverHook(ctx context.Context, ds []Delivery, deadline time.T
 			if next.IsZero() {
 				next = now
 			}
-			if err := w.st.Retry(store, d.ID, w.opts.Owner, d.Attempts, next, "", now); err != nil {
-				return r, err
-			}
+			outs = append(outs, Outcome{ID: d.ID, At: now, Attempts: d.Attempts, Next: next})
 			r.Deferred++
 			continue
 		}
 		cause := w.send(ctx, d, now)
 		now = w.opts.Now()
 		if cause == "" {
-			if err := w.st.Delivered(store, d.ID, w.opts.Owner, now); err != nil {
-				return r, err
-			}
+			outs = append(outs, Outcome{ID: d.ID, At: now, Delivered: true})
 			r.Delivered++
 			continue
 		}
 		if ctx.Err() != nil {
 			// Cut short by shutdown, not the receiver's fault: not an attempt.
-			if err := w.st.Retry(store, d.ID, w.opts.Owner, d.Attempts, now, "", now); err != nil {
-				return r, err
-			}
+			outs = append(outs, Outcome{ID: d.ID, At: now, Attempts: d.Attempts, Next: now})
 			r.Deferred++
 			continue
 		}
@@ -274,11 +275,9 @@ func (w *Worker) deliverHook(ctx context.Context, ds []Delivery, deadline time.T
 		}
 		w.opts.Logger.Warn("webhook delivery failed", "webhook", d.Hook.ID, "namespace", d.Namespace,
 			"event", d.ID, "attempt", attempts, "err", cause, "next", next)
-		if err := w.st.Retry(store, d.ID, w.opts.Owner, attempts, next, cause, now); err != nil {
-			return r, err
-		}
+		outs = append(outs, Outcome{ID: d.ID, At: now, Attempts: attempts, Next: next, Cause: cause})
 	}
-	return r, nil
+	return r, outs
 }
 
 // backoff is the wait after the attempts-th failed attempt.

@@ -83,3 +83,56 @@ func Cause(s string) string {
 	}
 	return strings.ToValidUTF8(s[:max], "")
 }
+
+// Querier runs statements in a store's transaction: both stores'
+// transactions have it, so code the dialects agree on is written once.
+type Querier interface {
+	// QueryRowInto scans the first row into dest; found is false when
+	// there is none.
+	QueryRowInto(query string, args []any, dest ...any) (found bool, err error)
+	Exec(query string, args ...any) error
+}
+
+// EventSQL are a store's statements for finishing webhook events:
+// Delete (id, owner) and Release (id, owner, attempts, next) return the
+// event's webhook; Hurry and CountDelivered take (webhook, at);
+// RecordError (webhook, cause, at).
+type EventSQL struct {
+	Delete, Release, Hurry, CountDelivered, RecordError string
+}
+
+// FinishEvents applies a round's outcomes in order, inside the caller's
+// transaction (webhook.Store.Finish). An event whose lease owner lost is
+// left alone.
+func FinishEvents(q Querier, stmts EventSQL, owner string, outs []webhook.Outcome) error {
+	for _, o := range outs {
+		var hook string
+		if o.Delivered {
+			found, err := q.QueryRowInto(stmts.Delete, []any{o.ID, owner}, &hook)
+			if err == nil && found {
+				err = q.Exec(stmts.Hurry, hook, o.At.UnixNano())
+				if err == nil {
+					err = q.Exec(stmts.CountDelivered, hook, o.At.UnixNano())
+				}
+			}
+			if err != nil {
+				return fmt.Errorf("webhook event %d delivered: %w", o.ID, err)
+			}
+			continue
+		}
+		var next *int64 // NULL: kept as failed
+		if ns, ok, err := UnixNanos(o.Next); err != nil {
+			return err
+		} else if ok {
+			next = &ns
+		}
+		found, err := q.QueryRowInto(stmts.Release, []any{o.ID, owner, o.Attempts, next}, &hook)
+		if err == nil && found && o.Cause != "" {
+			err = q.Exec(stmts.RecordError, hook, Cause(o.Cause), o.At.UnixNano())
+		}
+		if err != nil {
+			return fmt.Errorf("webhook event %d released: %w", o.ID, err)
+		}
+	}
+	return nil
+}
