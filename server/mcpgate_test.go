@@ -14,14 +14,23 @@ import (
 	"github.com/amem-dev/amem/mcpserver"
 )
 
-// mcpServer serves MCP at /mcp with the limits given.
-func mcpServer(t *testing.T, opts Options) (*env, string) {
+// mcpTestServer serves a memory with MCP at /mcp, as amem serve does,
+// with opts and, on its listener, the connection limits lim.
+func mcpTestServer(t *testing.T, opts Options, lim ConnLimits) (*env, *httptest.Server) {
 	e := newEnv(t, Options{})
 	quiet := slog.New(slog.DiscardHandler)
 	opts.Keys, opts.Logger = e.store, quiet
 	opts.MCP = mcpserver.HTTPHandler(e.mem, e.store, mcpserver.Options{Logger: quiet})
-	srv := httptest.NewServer(New(e.mem, opts))
+	srv := httptest.NewUnstartedServer(New(e.mem, opts))
+	srv.Listener = Listener(srv.Listener, lim)
+	srv.Start()
 	t.Cleanup(srv.Close)
+	return e, srv
+}
+
+// mcpServer is mcpTestServer's memory and /mcp URL.
+func mcpServer(t *testing.T, opts Options) (*env, string) {
+	e, srv := mcpTestServer(t, opts, ConnLimits{})
 	return e, srv.URL + "/mcp"
 }
 

@@ -4,28 +4,17 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"log/slog"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/amem-dev/amem/mcpserver"
 )
 
-// slowEnv serves e's memory as amem serve does, with MCP, a body timeout
-// of a second and the connection limits given.
+// slowEnv serves MCP as amem serve does, with a body timeout of a second
+// and the connection limits given; it returns the listener's address.
 func slowEnv(t *testing.T, lim ConnLimits) (*env, string) {
-	e := newEnv(t, Options{})
-	quiet := slog.New(slog.DiscardHandler)
-	api := New(e.mem, Options{Keys: e.store, Logger: quiet, BodyTimeout: time.Second,
-		MCP: mcpserver.HTTPHandler(e.mem, e.store, mcpserver.Options{Logger: quiet})})
-	srv := httptest.NewUnstartedServer(api)
-	srv.Listener = Listener(srv.Listener, lim)
-	srv.Start()
-	t.Cleanup(srv.Close)
+	e, srv := mcpTestServer(t, Options{BodyTimeout: time.Second}, lim)
 	return e, srv.Listener.Addr().String()
 }
 
