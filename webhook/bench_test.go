@@ -18,14 +18,43 @@ import (
 // queued for one webhook whose receiver answers 200 at once, delivered
 // by DeliverDue rounds of the default batch; events/s is the figure
 // (the receiver costs next to nothing, so this is the worker and the
-// store: claiming, sending, recording each round's outcomes).
+// store: claiming, sending, recording each round's outcomes). In
+// "enriching", another connection to the file adds and enriches notes
+// all the while, as a busy server does: SQLite has one writer.
 func BenchmarkDelivery(b *testing.B) {
+	b.Run("idle", func(b *testing.B) { benchDelivery(b, false) })
+	b.Run("enriching", func(b *testing.B) { benchDelivery(b, true) })
+}
+
+func benchDelivery(b *testing.B, enriching bool) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(b.TempDir(), "amem.db"), nil)
+	path := filepath.Join(b.TempDir(), "amem.db")
+	st, err := sqlite.Open(ctx, path, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer st.Close()
+	if enriching {
+		clk := &clock{t: time.Now()}
+		m, _ := openMemory(b, path, clk)
+		stop := make(chan struct{})
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := m.Add(ctx, amem.AddRequest{Namespace: "writes", Content: fmt.Sprint("note ", i, " about the garden and the budget")}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+		defer func() { close(stop); <-done; m.Close() }()
+	}
 	rcv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
 	defer rcv.Close()
 	h, err := webhook.New("bench", webhook.Input{URL: rcv.URL + "/hook"}, time.Now())

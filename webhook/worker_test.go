@@ -157,7 +157,7 @@ func evolvingCurator() *mock.Curator {
 
 var quiet = slog.New(slog.NewTextHandler(io.Discard, nil))
 
-func openMemory(t *testing.T, path string, clk *clock) (*memory.Memory, *sqlite.Store) {
+func openMemory(t testing.TB, path string, clk *clock) (*memory.Memory, *sqlite.Store) {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), path, nil)
 	if err != nil {
