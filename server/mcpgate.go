@@ -86,9 +86,10 @@ type mcpSessions struct {
 	max  int // per key; <= 0: no cap
 	idle time.Duration
 
-	mu    sync.Mutex
-	byID  map[string]mcpSession
-	byKey map[string]int
+	mu     sync.Mutex
+	byID   map[string]mcpSession
+	byKey  map[string]int
+	pruned time.Time // when idle sessions were last forgotten
 }
 
 type mcpSession struct {
@@ -101,14 +102,18 @@ func newMCPSessions(max int, idle time.Duration) *mcpSessions {
 }
 
 // admit reports whether key may begin another session, with how many it
-// holds, after forgetting the sessions idle past the timeout.
+// holds. Sessions idle past the timeout (closed by MCP's handler) are
+// forgotten first: every key's when this key is at its cap, and at least
+// once per idle period anyway, so that sessions nobody ended do not pile
+// up in the map.
 func (m *mcpSessions) admit(key string, now time.Time) (int, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.max <= 0 {
 		return 0, true
 	}
-	if m.byKey[key] >= m.max {
+	if m.byKey[key] >= m.max || now.Sub(m.pruned) > m.idle {
+		m.pruned = now
 		for id, s := range m.byID {
 			if now.Sub(s.seen) > m.idle {
 				m.endLocked(id)

@@ -143,4 +143,11 @@ func TestMCPSessionsIdleOut(t *testing.T) {
 	if !ok || n != 1 {
 		t.Fatalf("after s1 idled out: %d sessions, admitted %v; want 1, true", n, ok)
 	}
+	// Another key's sessions nobody ended are forgotten too, once an
+	// idle period has passed, though that key never reached its cap.
+	m.add("o1", "other", t0)
+	m.admit("k", t0.Add(30*time.Minute))
+	if _, ok := m.byID["o1"]; ok || m.byKey["other"] != 0 {
+		t.Errorf("an idle session of a key under its cap is still counted: %v", m.byKey)
+	}
 }
