@@ -129,6 +129,7 @@ func TestCLIErrors(t *testing.T) {
 	}{
 		{"no text", []string{"add", "--db", db}, exitUsage, "needs the memory's text"},
 		{"empty text", []string{"add", "--db", db, " "}, exitUsage, "content is empty"},
+		{"empty standard input", []string{"add", "--db", db, "-"}, exitUsage, "standard input holds no text"},
 		{"bad time", []string{"add", "--db", db, "--time", "yesterday", "x"}, exitUsage, "RFC 3339"},
 		{"zero time", []string{"add", "--db", db, "--time", "0001-01-01", "x"}, exitUsage, "time 0001-01-01T00:00:00Z is the zero time"},
 		{"time out of range", []string{"add", "--db", db, "--time", "2300-01-01", "x"}, exitUsage, "1678-01-01T00:00:00Z to 2261-12-31T23:59:59Z"},
@@ -388,5 +389,22 @@ func TestCLIRestatement(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("--restatement-similarity %s: linked as a restatement %v, want %v (links %+v)", tc.flag, got, tc.want, note.Links)
 		}
+	}
+}
+
+// amem add - reads the memory's text from standard input, one trailing
+// newline dropped; before, it stored the text "-".
+func TestAddFromStandardInput(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "in.db")
+	text := "Decided to use PostgreSQL 16 for billing.\nLogical replication from MySQL until March."
+	id := strings.TrimSpace(mustCLI(t, text+"\n", "add", "--db", db, "-"))
+	var n struct {
+		Content string `json:"content"`
+	}
+	if err := json.Unmarshal([]byte(mustCLI(t, "", "show", "--db", db, "--json", id)), &n); err != nil {
+		t.Fatal(err)
+	}
+	if n.Content != text {
+		t.Fatalf("stored %q, want %q", n.Content, text)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"iter"
 	"maps"
 	"slices"
@@ -20,12 +21,22 @@ func (a *app) addCmd() *cobra.Command {
 	var at string
 	var keywords, tags, meta []string
 	c := &cobra.Command{
-		Use:   "add TEXT",
+		Use:   "add TEXT|-",
 		Short: "store a memory (enriched, linked and evolving its neighbours); prints its ID",
+		Long: `add stores a memory, TEXT, or with - the text read from standard input
+(one trailing newline dropped), enriches and links it, and prints its ID.`,
 		Example: `  amem add "Caroline went to an LGBTQ support group on 7 May"
-  amem add --time 2023-05-08T13:56:00Z --tag family --meta source=chat "Melanie painted a sunrise"`,
-		Args: exactArgs(1, "the memory's text, quoted"),
+  amem add --time 2023-05-08T13:56:00Z --tag family --meta source=chat "Melanie painted a sunrise"
+  git log -1 --format=%B | amem add --tag decisions -`,
+		Args: exactArgs(1, "the memory's text, quoted, or - to read it from standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			content := args[0]
+			if content == "-" {
+				var err error
+				if content, err = a.readContent(); err != nil {
+					return err
+				}
+			}
 			ev, err := eventTime(at)
 			if err != nil {
 				return err
@@ -39,7 +50,7 @@ func (a *app) addCmd() *cobra.Command {
 			}
 			return a.withMemory(func(mem *memory.Memory) error {
 				n, err := mem.Add(a.ctx, amem.AddRequest{
-					Namespace: a.ns(), Content: args[0], EventTime: ev,
+					Namespace: a.ns(), Content: content, EventTime: ev,
 					Keywords: keywords, Tags: tags, Metadata: md,
 				})
 				if err != nil {
@@ -281,4 +292,19 @@ func sortedPairs(m map[string]string) iter.Seq2[string, string] {
 			}
 		}
 	}
+}
+
+// readContent reads a note's text from standard input (amem add -), one
+// trailing newline (what echo and most editors add) dropped. Add checks
+// its length; reading stops a little past any length it accepts.
+func (a *app) readContent() (string, error) {
+	b, err := io.ReadAll(io.LimitReader(a.stdin, 16<<20))
+	if err != nil {
+		return "", fmt.Errorf("reading the text from standard input: %w", err)
+	}
+	text := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
+	if strings.TrimSpace(text) == "" {
+		return "", usagef("add -: standard input holds no text")
+	}
+	return text, nil
 }
