@@ -75,7 +75,7 @@ func (s *Store) probeHealth(ctx context.Context) error {
 		err, _ := s.health.Verdict()
 		return err
 	}
-	if s.stuckReadOnly(err) && s.reopenWrite(ctx) {
+	if s.reopenDue() && s.stuckReadOnly(err) && s.reopenWrite(ctx) {
 		return nil // a new write connection committed its probe
 	}
 	f := s.fault(err)

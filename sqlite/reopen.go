@@ -21,13 +21,21 @@ func (s *Store) stuckReadOnly(err error) bool {
 	return f != nil && (f.Reason == reasonReadOnly || f.Reason == reasonIO)
 }
 
+// reopenDue reports whether a HealthInterval has passed since the last
+// reopen: callers check it before classifying an error, whose I/O error
+// case opens the database's files (unwritable), so that a failing store
+// does that once per interval, not per write.
+func (s *Store) reopenDue() bool {
+	last := s.reopened.Load()
+	return last == 0 || time.Since(time.Unix(0, last)) >= s.opts.HealthInterval
+}
+
 // reopenWrite opens a new write connection, probes it, and swaps it in if
 // the probe commits; it reports whether it did. It tries at most once per
 // HealthInterval.
 func (s *Store) reopenWrite(ctx context.Context) bool {
-	now := time.Now()
 	last := s.reopened.Load()
-	if last != 0 && now.Sub(time.Unix(0, last)) < s.opts.HealthInterval || !s.reopened.CompareAndSwap(last, now.UnixNano()) {
+	if !s.reopenDue() || !s.reopened.CompareAndSwap(last, time.Now().UnixNano()) {
 		return false
 	}
 	if err := s.gate.Enter(); err != nil {

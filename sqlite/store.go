@@ -239,7 +239,7 @@ func (s *Store) Update(ctx context.Context, fn func(amem.Tx) error) error {
 	s.writeMu.RLock()
 	err := s.transact(ctx, &s.write, fn)
 	s.writeMu.RUnlock()
-	if err != nil && s.stuckReadOnly(err) {
+	if err != nil && s.reopenDue() && s.stuckReadOnly(err) {
 		s.reopenWrite(ctx)
 	}
 	return err
