@@ -181,13 +181,13 @@ func validHostName(h string) bool {
 // dialContext dials addr only if the address it connects to is allowed:
 // the check runs in the dialer's Control, on the resolved address, for
 // every address tried.
-func (t Targets) dialContext(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+func (t Targets) dialContext(timeout time.Duration, r *net.Resolver) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
 			return nil, err
 		}
-		d := &net.Dialer{Timeout: timeout}
+		d := &net.Dialer{Timeout: timeout, Resolver: r}
 		if !t.allowsName(host) {
 			d.Control = func(_, address string, _ syscall.RawConn) error {
 				ap, err := netip.ParseAddrPort(address)

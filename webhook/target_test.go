@@ -3,6 +3,7 @@ package webhook_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
@@ -15,6 +16,7 @@ import (
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/sqlite"
 	"github.com/amem-dev/amem/webhook"
+	"golang.org/x/net/dns/dnsmessage"
 )
 
 // Every class of internal address is refused; public ones are not.
@@ -99,9 +101,9 @@ func TestCheckURL(t *testing.T) {
 
 // Delivery checks the address it dials, after resolution: a stored URL
 // whose name resolves to an internal address (here "localhost", which
-// /etc/hosts maps to 127.0.0.1; DNS rebinding does the same to a public
-// name) is not sent to, and the webhook's failure says only that the
-// target was refused. Allowing the name or its network lets it through.
+// /etc/hosts maps to 127.0.0.1) is not sent to, and the webhook's
+// failure says only that the target was refused. Allowing the name or
+// its network lets it through.
 func TestDeliveryRefusesInternalAddresses(t *testing.T) {
 	var hits atomic.Int64
 	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
@@ -113,40 +115,139 @@ func TestDeliveryRefusesInternalAddresses(t *testing.T) {
 		sent  bool
 	}{{nil, false}, {[]string{"localhost"}, true}, {[]string{"127.0.0.0/8", "::1"}, true}} {
 		hits.Store(0)
-		clk := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
-		st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "amem.db"), nil)
-		if err != nil {
-			t.Fatal(err)
+		delivered, lastError := deliverOnce(t, url, c.allow, nil)
+		checkDelivery(t, c.allow, c.sent, delivered, hits.Load(), lastError)
+	}
+}
+
+// DNS rebinding: a public-looking name, accepted when the webhook was
+// made, later resolves to 127.0.0.1. The worker asks a resolver that
+// answers so (a DNS server of the test's own on loopback) and refuses
+// the address it would dial. Allowing the loopback network lets the same
+// delivery through, which shows the answer came from that resolver.
+func TestDeliveryRefusesRebindingName(t *testing.T) {
+	var hits atomic.Int64
+	rcv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1) }))
+	defer rcv.Close()
+	_, port, _ := strings.Cut(strings.TrimPrefix(rcv.URL, "http://"), ":")
+	url := "http://hooks.example.com:" + port + "/hook"
+	if err := (webhook.Targets{}).CheckURL(url); err != nil {
+		t.Fatalf("a public name is refused at creation: %v", err)
+	}
+	resolver := fakeDNS(t, netip.MustParseAddr("127.0.0.1"))
+
+	for _, c := range []struct {
+		allow []string
+		sent  bool
+	}{{nil, false}, {[]string{"127.0.0.0/8"}, true}} {
+		hits.Store(0)
+		delivered, lastError := deliverOnce(t, url, c.allow, resolver)
+		checkDelivery(t, c.allow, c.sent, delivered, hits.Load(), lastError)
+	}
+}
+
+func checkDelivery(t *testing.T, allow []string, sent bool, delivered int, hits int64, lastError string) {
+	t.Helper()
+	switch {
+	case sent && (delivered != 1 || hits != 1):
+		t.Errorf("allow %v: %d delivered, %d requests, last error %q; want delivered", allow, delivered, hits, lastError)
+	case !sent && (delivered != 0 || hits != 0 || lastError != "refused: the target is an internal address"):
+		t.Errorf("allow %v: %d delivered, %d requests, last error %q; want refused", allow, delivered, hits, lastError)
+	}
+}
+
+// deliverOnce stores a webhook to url with one due event and runs one
+// delivery round of a worker allowing allow, resolving names with r (nil:
+// the system's); it returns how many were delivered and the webhook's
+// last error.
+func deliverOnce(t *testing.T, url string, allow []string, r *net.Resolver) (int, string) {
+	t.Helper()
+	clk := &clock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)}
+	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "amem.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	createHook(t, st, "alice", url, clk.Now())
+	err = st.Update(context.Background(), func(tx amem.Tx) error {
+		return tx.(amem.EventRecorder).RecordEvent(amem.Event{Namespace: "alice", NoteID: "N1", Version: 1, Kind: amem.EventCreated, At: clk.Now()})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	targets, err := webhook.ParseTargets(allow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := webhook.NewWorker(st, &webhook.Options{Targets: targets, Resolver: r, Now: clk.Now, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := w.DeliverDue(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := st.Webhooks(context.Background(), "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.Delivered, hs[0].LastError
+}
+
+// fakeDNS serves DNS on a loopback UDP port, answering every A question
+// with addr and every other question with no records, and returns a
+// resolver that asks it.
+func fakeDNS(t *testing.T, addr netip.Addr) *net.Resolver {
+	t.Helper()
+	pc, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pc.Close() })
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			n, from, err := pc.ReadFrom(buf)
+			if err != nil {
+				return
+			}
+			if out, err := dnsAnswer(buf[:n], addr); err == nil {
+				pc.WriteTo(out, from)
+			}
 		}
-		defer st.Close()
-		createHook(t, st, "alice", url, clk.Now())
-		err = st.Update(context.Background(), func(tx amem.Tx) error {
-			return tx.(amem.EventRecorder).RecordEvent(amem.Event{Namespace: "alice", NoteID: "N1", Version: 1, Kind: amem.EventCreated, At: clk.Now()})
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		targets, err := webhook.ParseTargets(c.allow)
-		if err != nil {
-			t.Fatal(err)
-		}
-		w, err := webhook.NewWorker(st, &webhook.Options{Targets: targets, Now: clk.Now, Logger: quiet})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := w.DeliverDue(context.Background())
-		if err != nil {
-			t.Fatal(err)
-		}
-		hs, err := st.Webhooks(context.Background(), "alice")
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case c.sent && (r.Delivered != 1 || hits.Load() != 1):
-			t.Errorf("allow %v: %+v, %d requests; want delivered", c.allow, r, hits.Load())
-		case !c.sent && (r.Delivered != 0 || hits.Load() != 0 || hs[0].LastError != "refused: the target is an internal address"):
-			t.Errorf("allow %v: %+v, %d requests, last error %q; want refused", c.allow, r, hits.Load(), hs[0].LastError)
+	}()
+	return &net.Resolver{PreferGo: true, Dial: func(ctx context.Context, _, _ string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "udp", pc.LocalAddr().String())
+	}}
+}
+
+func dnsAnswer(query []byte, addr netip.Addr) ([]byte, error) {
+	var p dnsmessage.Parser
+	h, err := p.Start(query)
+	if err != nil {
+		return nil, err
+	}
+	q, err := p.Question()
+	if err != nil {
+		return nil, err
+	}
+	b := dnsmessage.NewBuilder(nil, dnsmessage.Header{ID: h.ID, Response: true, Authoritative: true})
+	b.EnableCompression()
+	if err := b.StartQuestions(); err != nil {
+		return nil, err
+	}
+	if err := b.Question(q); err != nil {
+		return nil, err
+	}
+	if err := b.StartAnswers(); err != nil {
+		return nil, err
+	}
+	if q.Type == dnsmessage.TypeA {
+		rh := dnsmessage.ResourceHeader{Name: q.Name, Type: dnsmessage.TypeA, Class: dnsmessage.ClassINET, TTL: 60}
+		if err := b.AResource(rh, dnsmessage.AResource{A: addr.As4()}); err != nil {
+			return nil, err
 		}
 	}
+	return b.Finish()
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"strconv"
 	"sync"
@@ -43,6 +44,12 @@ type Options struct {
 	// internal address (target.go). It is checked on the address dialled,
 	// after name resolution; the default Client uses no proxy.
 	Targets Targets
+	// Resolver resolves target names for the default Client (default
+	// net.DefaultResolver). The Targets check runs on what it answers,
+	// so a name that resolves to an internal address is refused however
+	// it was accepted at creation; tests give one that answers what they
+	// choose.
+	Resolver *net.Resolver
 	// Poll is how often the outbox is read when it was empty (default
 	// 1s): the latency of an event from commit to its first attempt.
 	Poll time.Duration
@@ -106,7 +113,7 @@ func NewWorker(st Store, opts *Options) (*Worker, error) {
 		o.Client = &http.Client{
 			Timeout: o.Timeout,
 			Transport: &http.Transport{
-				DialContext:         o.Targets.dialContext(o.Timeout),
+				DialContext:         o.Targets.dialContext(o.Timeout, o.Resolver),
 				TLSHandshakeTimeout: o.Timeout,
 				MaxIdleConnsPerHost: 4,
 				IdleConnTimeout:     90 * time.Second,
