@@ -2,6 +2,7 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/amem-dev/amem"
@@ -82,7 +83,7 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ auth.Principal
 		return
 	}
 	if err := s.mem.Health(r.Context()); err != nil {
-		s.log.Warn("readiness check", "err", err)
+		s.storeDown.Fail(s.now(), fmt.Errorf("readiness: %w", err))
 		w.Header().Set("Retry-After", retryAfter)
 		var he *amem.HealthError
 		if errors.As(err, &he) {
@@ -92,5 +93,6 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request, _ auth.Principal
 		problem(w, r, http.StatusServiceUnavailable, "the store does not answer")
 		return
 	}
+	s.storeDown.OK(s.now())
 	reply(w, http.StatusOK, health{Status: "ready", Version: s.opts.Version})
 }

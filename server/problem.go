@@ -54,7 +54,7 @@ const retryAfter = "1"
 // (a database unreachable or restarting): the detail is the store's plain
 // reason, which names no host; the log has the cause.
 func (s *Server) unavailable(w http.ResponseWriter, r *http.Request, he *amem.HealthError) {
-	s.log.Warn("store unavailable", "method", r.Method, "path", r.URL.Path, "err", he)
+	s.storeDown.Fail(s.now(), fmt.Errorf("%s %s: %w", r.Method, r.URL.Path, he))
 	w.Header().Set("Retry-After", retryAfter)
 	problem(w, r, http.StatusServiceUnavailable, "the store is unavailable (%s); retry later", he.Reason)
 }
@@ -86,21 +86,21 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		problem(w, r, 499, "the client closed the request")
 	case errors.As(err, &he):
 		s.unavailable(w, r, he)
-	case s.storeDown(r, &he):
+	case s.storeSaysDown(r, &he):
 		// The error lost the store's verdict on the way (a batch's
 		// error keeps only its note's cause), but the store has it.
-		s.log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		s.log.Debug("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 		s.unavailable(w, r, he)
 	default:
 		s.internal(w, r, err)
 	}
 }
 
-// storeDown reports whether the store says now that it cannot take
+// storeSaysDown reports whether the store says now that it cannot take
 // requests, and why. It asks Memory.Health, which a store answers from
 // its recent verdict: a transaction that just failed for want of the
 // database set it.
-func (s *Server) storeDown(r *http.Request, he **amem.HealthError) bool {
+func (s *Server) storeSaysDown(r *http.Request, he **amem.HealthError) bool {
 	err := s.mem.Health(context.WithoutCancel(r.Context()))
 	return err != nil && errors.As(err, he)
 }

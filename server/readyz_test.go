@@ -1,6 +1,7 @@
 package server
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -9,6 +10,8 @@ import (
 	"net/http/httptest"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -37,6 +40,10 @@ const healthInterval = 50 * time.Millisecond
 // readyEnv serves the API over store (wrapped by wrap if non-nil) and
 // returns its URL.
 func readyEnv(t *testing.T, wrap func(*sqlite.Store) amem.Store) (string, *sqlite.Store) {
+	return readyEnvLog(t, wrap, slog.New(slog.DiscardHandler))
+}
+
+func readyEnvLog(t *testing.T, wrap func(*sqlite.Store) amem.Store, log *slog.Logger) (string, *sqlite.Store) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "r.db"), &sqlite.Options{HealthInterval: healthInterval})
@@ -51,7 +58,7 @@ func readyEnv(t *testing.T, wrap func(*sqlite.Store) amem.Store) (string, *sqlit
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(New(mem, Options{Keys: st, Logger: slog.New(slog.DiscardHandler)}))
+	srv := httptest.NewServer(New(mem, Options{Keys: st, Logger: log}))
 	t.Cleanup(func() {
 		srv.Close()
 		mem.Close()
@@ -95,6 +102,52 @@ func TestReadyzStoreFault(t *testing.T) {
 	wantReady(t, url, 503, "disk full") // the reason, never the cause
 	fs.fault.Store(nil)
 	wantReady(t, url, 200, "")
+}
+
+// A store that stays down while a load balancer probes readiness and
+// clients keep writing is logged once when it goes down and once when
+// readiness sees it back, not once a probe or a request (the workers'
+// failures are limited the same way: internal/repeatlog).
+func TestStoreDownLoggedOnce(t *testing.T) {
+	var buf syncBuffer
+	var fs *faultyStore
+	url, _ := readyEnvLog(t, func(st *sqlite.Store) amem.Store {
+		fs = &faultyStore{Store: st}
+		return fs
+	}, slog.New(slog.NewTextHandler(&buf, nil)))
+	fs.fault.Store(&amem.HealthError{Reason: "database is read-only", Err: io.ErrShortWrite})
+	for range 50 {
+		wantReady(t, url, 503, "database is read-only")
+	}
+	fs.fault.Store(nil)
+	wantReady(t, url, 200, "")
+	wantReady(t, url, 200, "")
+	logged := buf.String()
+	if n := strings.Count(logged, "level=WARN"); n != 1 {
+		t.Errorf("%d warnings for 50 failed probes, want 1:\n%s", n, logged)
+	}
+	if n := strings.Count(logged, "store unavailable: working again"); n != 1 {
+		t.Errorf("the recovery logged %d times, want once:\n%s", n, logged)
+	}
+}
+
+// syncBuffer is a bytes.Buffer the server's handlers may write from
+// several goroutines while the test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
 
 // TestReadyzUnwritable makes the database's log immutable (chattr +i,

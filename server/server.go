@@ -27,6 +27,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/internal/repeatlog"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/ui"
@@ -126,6 +127,10 @@ type Server struct {
 	keyLimits, authFails *limiters // nil: no limit
 	mcpSessions          *mcpSessions
 	refusals             *refusalLog
+	// storeDown logs the store's being unavailable once when it starts,
+	// once a minute while it lasts and when readiness sees it end: a load
+	// balancer's probe and every request would otherwise each log a line.
+	storeDown *repeatlog.Log
 }
 
 func (s *Server) now() time.Time { return s.opts.Now() }
@@ -167,6 +172,7 @@ func New(mem *memory.Memory, opts Options) *Server {
 		authFails:   newLimiters(opts.AuthFailRate, opts.AuthFailBurst),
 		refusals:    newRefusalLog(),
 		mcpSessions: newMCPSessions(opts.MCPSessionsPerKey, opts.MCPIdle),
+		storeDown:   &repeatlog.Log{Logger: opts.Logger, Msg: "store unavailable"},
 	}
 	s.streams, s.endStreams = context.WithCancel(context.Background())
 	s.metrics = newMetrics(mem, opts.Registerer, opts.Gatherer)
