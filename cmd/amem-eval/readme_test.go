@@ -6,8 +6,8 @@ import (
 	"github.com/amem-dev/amem/internal/cli/clitest"
 )
 
-// TestREADMEListsEveryVerbAndFlag keeps the README's CLI table and
+// TestREADMEListsEveryVerbAndFlag keeps the CLI table in docs/CLI.md and
 // amem-eval's command tree in step, both ways (see clitest.CheckReference).
 func TestREADMEListsEveryVerbAndFlag(t *testing.T) {
-	clitest.CheckReference(t, "../../README.md", (&app{}).rootCmd())
+	clitest.CheckReference(t, "../../docs/CLI.md", (&app{}).rootCmd())
 }

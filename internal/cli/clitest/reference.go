@@ -1,5 +1,5 @@
 // Package clitest holds what the tests of the amem commands share: the
-// check that a command tree and the README's CLI reference agree.
+// check that a command tree and the CLI reference (docs/CLI.md) agree.
 package clitest
 
 import (
@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// cliReference is the "## CLI reference" section of the README at path:
+// cliReference is the "## CLI reference" section of the file at path (docs/CLI.md):
 // the text before its table (the global flags) and the table's rows.
 func cliReference(t *testing.T, path string) (intro string, rows []string) {
 	t.Helper()
@@ -54,10 +54,10 @@ func commands(root *cobra.Command) []*cobra.Command {
 	return out
 }
 
-// flagRE finds the long flags a piece of the README names.
+// flagRE finds the long flags a piece of the reference names.
 var flagRE = regexp.MustCompile("--[a-z][a-z0-9-]*")
 
-// CheckReference keeps the CLI table of the README at path and root's
+// CheckReference keeps the CLI table of the file at path and root's
 // command tree in step, both ways: every verb (and root itself, when it
 // runs) has a row that starts with it, every flag of a verb is in its
 // row, every global flag is in the text above the table, as is
