@@ -17,7 +17,7 @@ import (
 // Its features include use-lite's cosine scores, so it suits that
 // embedder only. Cross-validated (each conversation scored by a ranker
 // trained on the others) it raised recall@10 over categories 1-4; see
-// the README's LoCoMo section for the figures.
+// docs/LOCOMO.md for the figures.
 //
 //go:embed ranker.json
 var rankerJSON []byte

@@ -247,7 +247,7 @@ func TestLoadDevData(t *testing.T) {
 	if want := map[int]int{1: 74, 2: 90, 3: 21, 4: 200, 5: 112}; !reflect.DeepEqual(perCat, want) {
 		t.Errorf("questions per category = %v, want %v", perCat, want)
 	}
-	// The README's reference retrieval numbers are over n = 383.
+	// docs/LOCOMO.md's reference retrieval numbers are over n = 383.
 	if withEvidence14 != 383 {
 		t.Errorf("%d category 1-4 questions with evidence, want 383", withEvidence14)
 	}

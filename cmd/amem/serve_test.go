@@ -109,7 +109,7 @@ func createKey(t *testing.T, db string, args ...string) string {
 	return key
 }
 
-// TestServeAsDocumented runs the commands the README gives, in a real
+// TestServeAsDocumented runs the commands docs/HTTP.md gives, in a real
 // process, and stops it with SIGTERM.
 func TestServeAsDocumented(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "s.db")
