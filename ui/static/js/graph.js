@@ -35,15 +35,30 @@ function colour(cy, by) {
 }
 
 const NO_TAG = 'hsl(0, 0%, 55%)';
-function tagColour(tag) {
-  return tag ? `hsl(${hue(tag)}, 65%, 50%)` : NO_TAG;
+// PALETTE colours the most used tags, one distinct colour each (Tableau
+// 10's, readable on light and dark canvases); rarer tags get a hue from
+// their name.
+const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#edc948', '#76b7b2', '#ff9da7', '#9c755f'];
+
+// tagRanks counts the nodes' first tags, the most used first.
+function tagRanks(nodes) {
+  const counts = new Map();
+  nodes.forEach((n) => counts.set(n.data('tag'), (counts.get(n.data('tag')) || 0) + 1));
+  const tags = [...counts].filter(([t]) => t).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { tags, untagged: counts.get('') || 0 };
+}
+
+function tagColour(tag, rank) {
+  if (!tag) return NO_TAG;
+  return rank < PALETTE.length ? PALETTE[rank] : `hsl(${hue(tag)}, 55%, 50%)`;
 }
 function timeColour(f) {
   return `hsl(${Math.round(220 - f * 190)}, 70%, 50%)`;
 }
 
-// LEGEND_TAGS is how many tags the legend names, the most used first.
-const LEGEND_TAGS = 8;
+// LEGEND_TAGS is how many tags the legend names, the most used first:
+// those with a colour of their own.
+const LEGEND_TAGS = PALETTE.length;
 
 // legendItems says what the colours mean for the nodes drawn.
 function legendItems(cy, by) {
@@ -56,12 +71,10 @@ function legendItems(cy, by) {
       h('span', { class: 'legend-item' }, swatch(timeColour(0.5)), 'middle'),
       h('span', { class: 'legend-item' }, swatch(timeColour(1)), 'newest ', fmt(Math.max(...ts)))];
   }
-  const counts = new Map();
-  cy.nodes().forEach((n) => counts.set(n.data('tag'), (counts.get(n.data('tag')) || 0) + 1));
-  const tags = [...counts].filter(([t]) => t).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const items = tags.slice(0, LEGEND_TAGS).map(([t, c]) => h('span', { class: 'legend-item', title: t }, swatch(tagColour(t)), snippet(t, 24), h('span', { class: 'muted' }, ` ${c}`)));
+  const { tags, untagged } = tagRanks(cy.nodes());
+  const items = tags.slice(0, LEGEND_TAGS).map(([t, c], i) => h('span', { class: 'legend-item', title: t }, swatch(tagColour(t, i)), snippet(t, 24), h('span', { class: 'muted' }, ` ${c}`)));
   if (tags.length > LEGEND_TAGS) items.push(h('span', { class: 'legend-item muted' }, `and ${tags.length - LEGEND_TAGS} more tags`));
-  if (counts.get('')) items.push(h('span', { class: 'legend-item' }, swatch(NO_TAG), 'no tag', h('span', { class: 'muted' }, ` ${counts.get('')}`)));
+  if (untagged) items.push(h('span', { class: 'legend-item' }, swatch(NO_TAG), 'no tag', h('span', { class: 'muted' }, ` ${untagged}`)));
   return items;
 }
 
@@ -78,7 +91,8 @@ function paint(nodes, by) {
     // Old notes blue, new ones orange.
     nodes.forEach((n) => n.data('color', n.data('t') ? timeColour((n.data('t') - lo) / span) : NO_TAG));
   } else {
-    nodes.forEach((n) => n.data('color', tagColour(n.data('tag'))));
+    const rank = new Map(tagRanks(nodes).tags.map(([t], i) => [t, i]));
+    nodes.forEach((n) => n.data('color', tagColour(n.data('tag'), rank.get(n.data('tag')))));
   }
 }
 
@@ -93,7 +107,7 @@ function style(big) {
   const halo = dark ? '#161b22' : '#f6f8fa';
   // Labels sit under their node on one line with a halo of the canvas'
   // colour, readable across edges; below 5 px on screen they are not drawn.
-  const label = { label: 'data(label)', color: fg, 'font-size': 11, 'text-valign': 'bottom', 'text-margin-y': 4, 'min-zoomed-font-size': 5,
+  const label = { label: 'data(label)', color: fg, 'font-size': 13, 'text-valign': 'bottom', 'text-margin-y': 4, 'min-zoomed-font-size': 5,
     'text-outline-color': halo, 'text-outline-width': 2, 'text-outline-opacity': 0.85 };
   return [
     { selector: 'node', style: { 'background-color': 'data(color)', width: 16, height: 16, 'border-width': 1.5, 'border-color': halo, ...(big ? {} : label) } },
@@ -115,6 +129,9 @@ const LAYOUTS = ['auto', 'cose', 'concentric', 'breadthfirst', 'circle', 'grid']
 // MAX_FIT_ZOOM bounds the zoom of a fitted view: a few notes fitted to
 // the canvas would be drawn huge.
 const MAX_FIT_ZOOM = 1.6;
+// MAX_FOCUS_ZOOM bounds the zoom on a selected note's neighbourhood,
+// which keeps some of the graph around it in view.
+const MAX_FOCUS_ZOOM = 1.2;
 const FIT_PADDING = 40;
 
 // layout lays the graph out over the whole canvas (its bounding box is
@@ -123,7 +140,9 @@ function layout(cy, name) {
   if (name === 'auto' || !LAYOUTS.includes(name)) name = cy.nodes().length <= COSE_MAX ? 'cose' : 'concentric';
   const w = cy.width(), ht = cy.height();
   const opts = { name, animate: false, fit: false, padding: FIT_PADDING };
-  if (w > 0 && ht > 0) opts.boundingBox = { x1: 0, y1: 0, w, h: ht };
+  // Inset by half a label's width and a label's height, so that the fit
+  // after it draws at about 1:1, labels readable.
+  if (w > 240 && ht > 120) opts.boundingBox = { x1: 90, y1: 30, w: w - 180, h: ht - 70 };
   if (name === 'cose') {
     // Repulsion grows with the canvas so that few notes spread over it
     // rather than bunch in its middle.
@@ -149,7 +168,7 @@ function fitView(cy, eles, animate = false) {
   }
   // The zoom a fit would give, capped, around the centre of eles.
   const bb = eles.boundingBox();
-  const zoom = Math.min(MAX_FIT_ZOOM, (cy.width() - 2 * FIT_PADDING) / Math.max(bb.w, 1), (cy.height() - 2 * FIT_PADDING) / Math.max(bb.h, 1));
+  const zoom = Math.min(MAX_FOCUS_ZOOM, (cy.width() - 2 * FIT_PADDING) / Math.max(bb.w, 1), (cy.height() - 2 * FIT_PADDING) / Math.max(bb.h, 1));
   const z = Math.max(cy.minZoom(), zoom);
   cy.animate({ zoom: z, pan: { x: cy.width() / 2 - z * (bb.x1 + bb.w / 2), y: cy.height() / 2 - z * (bb.y1 + bb.h / 2) } }, { duration: 250 });
 }
