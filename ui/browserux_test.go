@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
@@ -48,6 +49,20 @@ func (e *uiEnv) link(t *testing.T, ns string, pairs ...[2]string) {
 func (p *page) setTimezone(tz string) {
 	p.t.Helper()
 	if _, err := chromedp.Call(p.ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: tz}); err != nil {
+		p.t.Fatal(err)
+	}
+}
+
+// setWidth narrows the viewport to w CSS pixels (0: back to the window's).
+func (p *page) setWidth(w int64) {
+	p.t.Helper()
+	var err error
+	if w == 0 {
+		_, err = chromedp.Call(p.ctx, emulation.ClearDeviceMetricsOverride, cdp.Empty{})
+	} else {
+		_, err = chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: w, Height: 900, DeviceScaleFactor: 1})
+	}
+	if err != nil {
 		p.t.Fatal(err)
 	}
 }
@@ -149,6 +164,9 @@ func TestBrowserUX(t *testing.T) {
 
 	t.Run("tag pills break between tags only", func(t *testing.T) {
 		p.t = t
+		// On a narrow window, where the tags' column is narrow.
+		p.setWidth(700)
+		defer p.setWidth(0)
 		p.goTo("#/notes")
 		p.waitFor("the list", `document.querySelector('#notes .tag') !== null`)
 		broken := eval[[]string](p, `[...document.querySelectorAll('#notes .tag')]
