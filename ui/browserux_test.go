@@ -401,6 +401,15 @@ func TestBrowserScreenshots(t *testing.T) {
 	p.goTo("#/notes?tag=nothing-has-this")
 	p.waitFor("the empty list", `document.getElementById('no-notes') !== null`)
 	shot("no-match")
+	// An admin key opens any namespace, one with no notes too.
+	p.do(chromedp.Click(chromedp.ID("sign-out")), chromedp.WaitVisible(chromedp.ID("key")))
+	p.signIn(e.key(t))
+	p.do(chromedp.SendKeys(chromedp.ID("ns-other"), "new-team"), chromedp.Click(chromedp.CSS(`.ns-other button`)))
+	p.waitFor("the empty namespace", `document.getElementById('no-notes') !== null && document.getElementById('ns-select').value === 'new-team'`)
+	eval[chromedp.Void](p, `document.getElementById('status').textContent = ''`)
+	shot("empty-namespace")
+	p.do(chromedp.SetValue(chromedp.ID("ns-select"), "caroline-and-melanie"))
+	eval[chromedp.Void](p, `document.getElementById('ns-select').dispatchEvent(new Event('change'))`)
 	if _, err := chromedp.Call(p.ctx, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
 		Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}}); err != nil {
 		t.Fatal(err)

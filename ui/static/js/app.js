@@ -134,7 +134,12 @@ function showSession() {
     // listing leaves out.
     const input = h('input', { id: 'ns-other', placeholder: 'another namespace', 'aria-label': 'Another namespace' });
     const form = h('form', { class: 'ns-other' }, input, h('button', { type: 'submit' }, 'Open'));
-    form.addEventListener('submit', (e) => { e.preventDefault(); if (input.value.trim()) useNamespace(input.value.trim()); });
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const ns = input.value.trim();
+      input.value = '';
+      if (ns) useNamespace(ns);
+    });
     document.getElementById('sign-out').before(form);
   }
 }

@@ -59,6 +59,7 @@ export async function notesView({ api, ns, query, el, go }) {
     ({ notes, next = '' } = await api.get(nsPath(ns, 'notes'), p));
   }
   if (notes.length === 0 && !filtered(query) && !query.get('after')) {
+    form.remove(); // nothing to filter
     el.append(emptyState('no-notes', 'No notes in this namespace yet. Agents add them through the API or MCP; you can too.',
       h('a', { class: 'button primary', href: '#/new' }, 'Add the first note')));
     return;
