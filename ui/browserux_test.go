@@ -119,6 +119,10 @@ func TestBrowserUX(t *testing.T) {
 		p.waitFor("oldest event first", rows+` === `+js(old.ID+" "+mid.ID+" "+newest.ID))
 		p.goTo("#/notes?order=newest")
 		p.waitFor("recently added first", rows+` === `+js(newest.ID+" "+old.ID+" "+mid.ID))
+		// In the order they were added, the list shows when.
+		if got := p.text("#notes thead"); !strings.Contains(got, "Added") {
+			t.Errorf("in the order added, the list's columns: %q, want an Added column", got)
+		}
 		p.goTo("#/notes")
 		p.waitFor("the list", rows+` === `+js(want))
 	})

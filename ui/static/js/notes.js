@@ -64,7 +64,8 @@ export async function notesView({ api, ns, query, el, go }) {
       h('a', { class: 'button primary', href: '#/new' }, 'Add the first note')));
     return;
   }
-  el.append(notesTable(notes));
+  // The time shown is the one the list is ordered by.
+  el.append(notesTable(notes, order === 'newest' || order === 'oldest' ? 'ingest_time' : 'event_time'));
   const pager = h('div', { class: 'pager' });
   if (query.get('after')) {
     const first = new URLSearchParams(query);
@@ -84,14 +85,17 @@ function filtered(query) {
   return ['q', 'state', 'tag', 'meta', 'from', 'to'].some((k) => query.get(k));
 }
 
-export function notesTable(notes) {
+// notesTable lists notes with their time (field: event_time, or
+// ingest_time when the list is in the order they were added).
+export function notesTable(notes, field = 'event_time') {
   if (notes.length === 0) return emptyState('no-notes', 'No notes match these filters.', h('a', { class: 'button', href: '#/notes' }, 'Clear the filters'));
   return h('table', { id: 'notes', class: 'list' },
-    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Content'), h('th', { scope: 'col', class: 'col-time' }, 'Event time'),
+    h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Content'),
+      h('th', { scope: 'col', class: 'col-time' }, field === 'ingest_time' ? 'Added' : 'Event time'),
       h('th', { scope: 'col' }, 'Tags'), h('th', { scope: 'col', class: 'col-state' }, 'State'))),
     h('tbody', null, notes.map((n) => h('tr', { 'data-id': n.id },
       h('td', { class: 'content' }, h('a', { href: route('note', n.id) }, snippet(n.content))),
-      h('td', { class: 'col-time' }, timeEl(n.event_time)),
+      h('td', { class: 'col-time' }, timeEl(n[field])),
       h('td', null, tagsEl(n.tags)),
       h('td', { class: 'col-state' }, stateEl(n.enrichment.state))))));
 }
