@@ -147,7 +147,7 @@ function layout(cy, name) {
     // Repulsion grows with the canvas so that few notes spread over it
     // rather than bunch in its middle.
     Object.assign(opts, { randomize: true, numIter: 1000, nodeDimensionsIncludeLabels: true,
-      idealEdgeLength: () => 60, nodeRepulsion: () => 8000 + (w * ht) / Math.max(1, cy.nodes().length) * 8 });
+      idealEdgeLength: () => 60, componentSpacing: 120, nodeRepulsion: () => 8000 + (w * ht) / Math.max(1, cy.nodes().length) * 8 });
   }
   if (name === 'concentric') Object.assign(opts, { concentric: (n) => n.degree(), minNodeSpacing: 4 });
   cy.layout(opts).run();
