@@ -23,8 +23,13 @@ type BrowseQuery struct {
 	// After is the last ID of the previous page ("" for the first).
 	After string
 	// Limit is the page size, 1 or more.
-	Limit  int
+	Limit int
+	// Newest lists the newest first; the default is the oldest first.
 	Newest bool
-	State  EnrichState
-	Filter Filter
+	// ByEventTime orders by EventTime (ties by ID) instead of by ID,
+	// which is creation order: what a person reading a list of dated
+	// notes expects. A note with a zero EventTime sorts as the oldest.
+	ByEventTime bool
+	State       EnrichState
+	Filter      Filter
 }

@@ -2,8 +2,10 @@ package memory
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/amem-dev/amem"
 )
@@ -190,8 +192,8 @@ func (m *Memory) Stats(ctx context.Context, ns string) ([]amem.Stats, error) {
 	return out, err
 }
 
-// Browse returns a page of notes in ID (creation) order, newest first if
-// q.Newest, that pass q.Filter and are in q.State (any state if empty).
+// Browse returns a page of notes in ID (creation) order, or by event time
+// if q.ByEventTime (browseByEventTime), newest first if q.Newest, that pass q.Filter and are in q.State (any state if empty).
 // Oldest first without a filter it is List. Otherwise it reads the IDs
 // that pass the filter, one query returning only IDs, then the page's
 // notes: a page costs in proportion to the namespace, which suits people
@@ -203,6 +205,9 @@ func (m *Memory) Browse(ctx context.Context, ns string, q amem.BrowseQuery) ([]a
 	f, err := validFilter(q.Filter)
 	if err != nil {
 		return nil, err
+	}
+	if q.ByEventTime {
+		return m.browseByEventTime(ctx, ns, q, f)
 	}
 	if !q.Newest && f.IsZero() {
 		return m.List(ctx, ns, amem.ListQuery{After: q.After, Limit: q.Limit, State: q.State})
@@ -252,6 +257,90 @@ func (m *Memory) Browse(ctx context.Context, ns string, q amem.BrowseQuery) ([]a
 				}
 			}
 		}
+		return nil
+	})
+	return out, err
+}
+
+// eventTimeChunk is how many notes browseByEventTime reads at once.
+const eventTimeChunk = 500
+
+// browseByEventTime is Browse by (EventTime, ID). The store keeps no
+// order by event time, so every note that passes the filter is read (in
+// chunks, without its embedding) for its time, and the page cut from
+// them sorted: a page costs in proportion to the namespace, as Browse's
+// other orders with a filter do. q.After is the last note of the
+// previous page; the page goes on from its event time as it is now (a
+// note whose time changed between pages moves with it).
+func (m *Memory) browseByEventTime(ctx context.Context, ns string, q amem.BrowseQuery, f amem.Filter) ([]amem.Note, error) {
+	if err := amem.ValidNamespace(ns); err != nil {
+		return nil, err
+	}
+	if q.After != "" {
+		if err := validID(q.After); err != nil {
+			return nil, err
+		}
+	}
+	type key struct {
+		t  time.Time
+		id string
+	}
+	cmp := func(a, b key) int {
+		if c := a.t.Compare(b.t); c != 0 {
+			return c
+		}
+		return strings.Compare(a.id, b.id)
+	}
+	if q.Newest {
+		asc := cmp
+		cmp = func(a, b key) int { return asc(b, a) }
+	}
+	var out []amem.Note
+	err := m.view(ctx, func(tx amem.Tx) error {
+		ids, err := tx.MatchIDs(ns, f)
+		if err != nil {
+			return err
+		}
+		var after *key
+		if q.After != "" {
+			n, err := tx.Note(ns, q.After)
+			if errors.Is(err, amem.ErrNotFound) {
+				return invalidf("after=%s: no such note (deleted since?): start from the first page", q.After)
+			}
+			if err != nil {
+				return err
+			}
+			after = &key{n.EventTime, n.ID}
+		}
+		// The page's candidates, kept sorted and at most q.Limit long:
+		// the notes are not all held at once.
+		var page []amem.Note
+		for len(ids) > 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			chunk := ids[:min(len(ids), eventTimeChunk)]
+			ids = ids[len(chunk):]
+			notes, err := tx.NotesWithoutEmbeddings(ns, chunk)
+			if err != nil {
+				return err
+			}
+			for _, n := range notes {
+				k := key{n.EventTime, n.ID}
+				if q.State != "" && n.Enrichment.State != q.State || after != nil && cmp(k, *after) <= 0 {
+					continue
+				}
+				if len(page) == q.Limit && cmp(k, key{page[len(page)-1].EventTime, page[len(page)-1].ID}) >= 0 {
+					continue
+				}
+				i, _ := slices.BinarySearchFunc(page, k, func(p amem.Note, k key) int { return cmp(key{p.EventTime, p.ID}, k) })
+				page = slices.Insert(page, i, n)
+				if len(page) > q.Limit {
+					page = page[:q.Limit]
+				}
+			}
+		}
+		out = page
 		return nil
 	})
 	return out, err

@@ -120,8 +120,12 @@ func (s *Server) listNotes(w http.ResponseWriter, r *http.Request, _ auth.Princi
 	case "", "oldest":
 	case "newest":
 		bq.Newest = true
+	case "oldest_event":
+		bq.ByEventTime = true
+	case "newest_event":
+		bq.ByEventTime, bq.Newest = true, true
 	default:
-		problem(w, r, http.StatusBadRequest, "order=%q must be oldest or newest", o)
+		problem(w, r, http.StatusBadRequest, "order=%q must be oldest or newest (by creation), oldest_event or newest_event (by event time)", o)
 		return
 	}
 	f, err := filterOf(q)

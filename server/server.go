@@ -184,8 +184,37 @@ func New(mem *memory.Memory, opts Options) *Server {
 	}
 	s.mux.Handle("GET /ui/", ui.Handler("/ui"))
 	s.mux.Handle("GET /ui", http.RedirectHandler("/ui/", http.StatusMovedPermanently))
+	// A person who types the server's address gets the UI; the API's
+	// other unknown paths stay problem+json 404s.
+	s.mux.Handle("GET /{$}", http.RedirectHandler("/ui/", http.StatusFound))
 	s.mux.HandleFunc("/", s.noRoute)
+	s.hintSignIn()
 	return s
+}
+
+// SignInHint is logged at start when no API key can sign in: a server
+// on a new database is otherwise a sign-in page nobody can pass.
+const SignInHint = "no API key can sign in yet: create one with 'amem keys create --namespace NS' " +
+	"(or --admin for every namespace; the same --db as amem serve), then open the web UI at /ui/ and paste it"
+
+// hintSignIn logs SignInHint if the key store holds no valid key. A
+// store that can't be read says so on the first request instead.
+func (s *Server) hintSignIn() {
+	if s.opts.Keys == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	keys, err := s.opts.Keys.Keys(ctx)
+	if err != nil {
+		return
+	}
+	for _, k := range keys {
+		if k.RevokedAt.IsZero() {
+			return
+		}
+	}
+	s.log.Warn(SignInHint)
 }
 
 // noRoute answers what no route matched: 405 with the Allow header when

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"log/slog"
 	"net/http"
 	"slices"
 	"strings"
@@ -178,6 +179,68 @@ func TestBrowseNotes(t *testing.T) {
 	}
 }
 
+// TestBrowseNotesByEventTime: order=oldest_event and newest_event list
+// by event time, not creation, ties in ID order, paging without a gap
+// or a repeat, under the filters.
+func TestBrowseNotesByEventTime(t *testing.T) {
+	e := newEnvCurator(t, Options{}, nil)
+	key, _ := e.key("a")
+	// Created in this order, dated out of it; two share a time.
+	days := []string{"2024-05-04", "2024-05-01", "2024-05-06", "2024-05-01", "2024-05-03", "2024-05-07", "2024-05-02"}
+	var ids []string
+	for i, d := range days {
+		body := map[string]any{"content": fmt.Sprintf("note %d", i), "time": d + "T10:00:00Z",
+			"tags": []string{"all", fmt.Sprintf("parity%d", i%2)}}
+		var n wire.Note
+		e.must(201, "POST", "/v1/namespaces/a/notes", key, body, &n)
+		ids = append(ids, n.ID)
+	}
+	walk := func(query string) []string {
+		t.Helper()
+		var out []string
+		after := ""
+		for range 20 {
+			var page wire.NotePage
+			path := "/v1/namespaces/a/notes?limit=2&" + query
+			if after != "" {
+				path += "&after=" + after
+			}
+			e.must(200, "GET", path, key, nil, &page)
+			for _, n := range page.Notes {
+				out = append(out, n.ID)
+			}
+			if page.Next == "" {
+				return out
+			}
+			after = page.Next
+		}
+		t.Fatalf("%s: paging does not end", query)
+		return nil
+	}
+	pick := func(idx ...int) []string {
+		var out []string
+		for _, i := range idx {
+			out = append(out, ids[i])
+		}
+		return out
+	}
+	for _, c := range []struct {
+		query string
+		want  []string
+	}{
+		{"order=oldest_event", pick(1, 3, 6, 4, 0, 2, 5)},
+		{"order=newest_event", pick(5, 2, 0, 4, 6, 3, 1)},
+		{"order=newest_event&tag=parity0", pick(2, 0, 4, 6)},
+		{"order=oldest_event&from=2024-05-02&to=2024-05-06", pick(6, 4, 0)},
+		{"order=newest_event&state=pending", nil},
+	} {
+		if got := walk(c.query); !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v", c.query, got, c.want)
+		}
+	}
+	e.must(400, "GET", "/v1/namespaces/a/notes?order=newest_event&after=01ARZ3NDEKTSV4RRFFQ69G5FAV", key, nil, nil)
+}
+
 // TestUIServed: the UI is mounted at /ui/ with its security headers, and
 // needs no key (it holds no data; the API it calls does).
 func TestUIServed(t *testing.T) {
@@ -204,4 +267,40 @@ func TestUIServed(t *testing.T) {
 		}
 	}
 	e.must(405, "POST", "/ui/", "", "x", nil)
+}
+
+// TestRootAndSignInHint: GET / leads to the UI while other unknown paths
+// stay problem+json 404s, and a server with no valid key says at start
+// how to make one.
+func TestRootAndSignInHint(t *testing.T) {
+	var log syncBuffer
+	e := newEnvCurator(t, Options{Logger: slog.New(slog.NewTextHandler(&log, nil))}, nil)
+	if !strings.Contains(log.String(), "amem keys create") {
+		t.Errorf("a server without keys logs no hint how to sign in:\n%s", log.String())
+	}
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := client.Get(e.url + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusFound || resp.Header.Get("Location") != "/ui/" {
+		t.Errorf("GET /: %d to %q, want 302 to /ui/", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	resp, err = http.Get(e.url + "/nope")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotFound || resp.Header.Get("Content-Type") != "application/problem+json" {
+		t.Errorf("GET /nope: %d %s, want a problem+json 404", resp.StatusCode, resp.Header.Get("Content-Type"))
+	}
+
+	// With a key, no hint.
+	e.key("a")
+	var again syncBuffer
+	New(e.mem, Options{Keys: e.store, Logger: slog.New(slog.NewTextHandler(&again, nil))})
+	if strings.Contains(again.String(), "amem keys create") {
+		t.Errorf("a server with a key logs the hint: %s", again.String())
+	}
 }

@@ -153,6 +153,7 @@ type page struct {
 
 	mu       sync.Mutex
 	problems []string
+	console  int // console warnings and errors
 }
 
 func newPage(t *testing.T, base string) *page {
@@ -205,12 +206,36 @@ func (p *page) listen(ev any) {
 		if ev.Entry.Source == log.EntrySourceSecurity || strings.Contains(ev.Entry.Text, "Content Security Policy") {
 			msg = "CSP: " + ev.Entry.Text
 		}
+	case *runtime.EventConsoleAPICalled:
+		// Warnings are defects too: a library warning on every draw
+		// buries the one that matters.
+		if ev.Type == runtime.ConsoleAPICalledTypeWarning || ev.Type == runtime.ConsoleAPICalledTypeError {
+			var args []string
+			for _, a := range ev.Args {
+				if len(a.Value) > 0 {
+					args = append(args, string(a.Value))
+				} else {
+					args = append(args, a.Description)
+				}
+			}
+			msg = "console " + string(ev.Type) + ": " + strings.Join(args, " ")
+			p.mu.Lock()
+			p.console++
+			p.mu.Unlock()
+		}
 	}
 	if msg != "" {
 		p.mu.Lock()
 		p.problems = append(p.problems, msg)
 		p.mu.Unlock()
 	}
+}
+
+// consoleCount is how many console warnings and errors the page gave.
+func (p *page) consoleCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.console
 }
 
 func (p *page) do(actions ...chromedp.Action[chromedp.Void]) {

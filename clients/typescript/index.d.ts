@@ -164,7 +164,7 @@ export interface ListNotesQuery extends Filters {
   /** Page size, 1-1000 (default 100). */
   limit?: number;
   state?: "pending" | "done" | "failed";
-  order?: "oldest" | "newest";
+  order?: "oldest" | "newest" | "oldest_event" | "newest_event";
 }
 
 export interface SearchQuery extends Filters {

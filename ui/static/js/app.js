@@ -2,7 +2,7 @@
 // #/note/ID, #/search, #/graph, #/new, #/edit/ID, #/stats), each a view
 // that fills a fresh element from the API.
 import { API } from './api.js';
-import { h, replace, say, field } from './dom.js';
+import { h, replace, say, field, clearStatus } from './dom.js';
 import { notesView } from './notes.js';
 import { noteView } from './note.js';
 import { searchView } from './search.js';
@@ -37,6 +37,8 @@ async function render(ev) {
   // Another anchor (the skip link) is not a route.
   if (location.hash && !location.hash.startsWith('#/')) return;
   const main = document.getElementById('main');
+  // A message belongs to the page it was said on.
+  if (moved) clearStatus();
   if (!session) {
     showSignIn(main);
     return;
@@ -49,10 +51,11 @@ async function render(ev) {
   }
   // A view fills its own element: one still loading when the person
   // moves on writes into an element no longer shown.
-  const el = h('div');
+  const el = h('div', { class: 'view view-' + name });
   replace(main, el);
   if (!session.ns) {
-    el.append(h('p', null, 'Choose a namespace above.'));
+    el.append(h('div', { class: 'empty' }, h('p', null, 'This key reaches no namespace yet. ',
+      session.admin ? 'Type one in “another namespace” above.' : 'Ask for a key with a namespace: amem keys create --namespace NAME.')));
     return;
   }
   try {
@@ -65,31 +68,45 @@ async function render(ev) {
       signOut('The key was refused; sign in again.');
       return;
     }
-    say(e.message, true);
-    el.append(h('p', { class: 'state-failed' }, e.message));
+    // Said once, on the page: the status line would repeat it.
+    el.append(h('div', { class: 'error-box', role: 'alert', id: 'view-error' },
+      h('strong', null, e.status === 404 ? 'Not found' : 'Something went wrong'), h('p', null, e.message),
+      h('a', { href: '#/notes' }, 'Back to the notes')));
   }
 }
 
 function showSignIn(main) {
   document.getElementById('nav').hidden = true;
   document.getElementById('session').hidden = true;
-  const input = h('input', { id: 'key', name: 'key', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false' });
-  const form = h('form', { class: 'stack', 'aria-labelledby': 'signin-h' },
-    h('h1', { id: 'signin-h' }, 'Sign in'),
+  const input = h('input', { id: 'key', name: 'key', type: 'password', autocomplete: 'off', required: true, spellcheck: 'false',
+    placeholder: 'amem_…' });
+  const problem = h('p', { class: 'form-error', id: 'signin-error', role: 'alert' });
+  const form = h('form', { class: 'signin card', 'aria-labelledby': 'signin-h' },
+    h('h1', { id: 'signin-h' }, 'Sign in to amem'),
+    h('p', { class: 'muted' }, 'Browse, search and edit the memories your agents keep.'),
     field('API key', input),
-    h('p', { class: 'muted' }, 'The key is kept in this tab only and sent to this server’s API.'),
-    h('div', null, h('button', { class: 'primary', type: 'submit' }, 'Sign in')));
+    problem,
+    h('button', { class: 'primary wide', type: 'submit' }, 'Sign in'),
+    h('p', { class: 'muted small' }, 'The key stays in this tab (gone when you close it) and is sent only to this server’s API.'));
+  const help = h('section', { class: 'firstrun card', id: 'first-run', 'aria-labelledby': 'firstrun-h' },
+    h('h2', { id: 'firstrun-h' }, 'No key yet?'),
+    h('p', null, 'Create one on the machine that runs ', h('code', null, 'amem serve'), ', with the same ', h('code', null, '--db'), ':'),
+    h('pre', null, h('code', null, 'amem keys create --namespace alice')),
+    h('p', null, 'It prints the key once; paste it above. ', h('code', null, '--namespace a,b'),
+      ' gives several namespaces, ', h('code', null, '--admin'), ' every namespace; ',
+      h('code', null, 'amem keys list'), ' and ', h('code', null, 'amem keys revoke ID'), ' manage them.'));
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
+    problem.textContent = '';
     try {
       await signIn(input.value.trim());
       say('Signed in.');
       render();
     } catch (err) {
-      say(err.status === 401 ? 'That key was refused.' : err.message, true);
+      problem.textContent = err.status === 401 ? 'That key was refused: it is unknown or revoked.' : err.message;
     }
   });
-  replace(main, form);
+  replace(main, h('div', { class: 'signin-page' }, form, help));
   input.focus();
 }
 
@@ -116,8 +133,13 @@ function showSession() {
     // An admin key reaches namespaces that hold no notes yet, which the
     // listing leaves out.
     const input = h('input', { id: 'ns-other', placeholder: 'another namespace', 'aria-label': 'Another namespace' });
-    const form = h('form', { class: 'session' }, input, h('button', { type: 'submit' }, 'Open'));
-    form.addEventListener('submit', (e) => { e.preventDefault(); if (input.value.trim()) useNamespace(input.value.trim()); });
+    const form = h('form', { class: 'ns-other' }, input, h('button', { type: 'submit' }, 'Open'));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      const ns = input.value.trim();
+      input.value = '';
+      if (ns) useNamespace(ns);
+    });
     document.getElementById('sign-out').before(form);
   }
 }

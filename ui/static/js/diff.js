@@ -1,6 +1,6 @@
 // Readable diffs of a version's changes: a word diff for text, added and
 // removed items for lists. Output is <ins>/<del> elements holding text.
-import { h } from './dom.js';
+import { h, fmtTime, isZeroTime } from './dom.js';
 
 // Above this many cells the word table would be slow; the old and new
 // text are shown whole instead.
@@ -50,11 +50,26 @@ function asText(v) {
   return String(v);
 }
 
+// FIELDS names the snapshot's fields for people.
+const FIELDS = { content: 'Content', event_time: 'Event time', keywords: 'Keywords', tags: 'Tags',
+  curator_tags: 'Curator tags', context: 'Context', metadata: 'Metadata' };
+
+// timeChange shows a change of time humanely; Go's zero time, which a
+// first version changes from, is no time at all and is left out.
+function timeChange(before, after) {
+  const one = (op, t) => h(op, { title: t }, fmtTime(t));
+  if (isZeroTime(before)) return one('ins', after);
+  if (isZeroTime(after)) return one('del', before);
+  return [one('del', before), ' → ', one('ins', after)];
+}
+
 // changeEl shows one field change ({field, old, new}, values as JSON).
 export function changeEl(c) {
   const before = parse(c.old), after = parse(c.new);
   let body;
-  if (Array.isArray(before) || Array.isArray(after)) {
+  if (c.field.endsWith('_time')) {
+    body = timeChange(before, after);
+  } else if (Array.isArray(before) || Array.isArray(after)) {
     const b = new Set(before || []), a = new Set(after || []);
     const gone = [...b].filter((t) => !a.has(t)), added = [...a].filter((t) => !b.has(t));
     body = [gone.map((t) => h('del', { class: 'tag' }, t)), added.map((t) => h('ins', { class: 'tag' }, t))];
@@ -62,5 +77,5 @@ export function changeEl(c) {
   } else {
     body = pieces(wordDiff(asText(before), asText(after)));
   }
-  return h('div', null, h('strong', null, c.field), h('div', { class: 'diff' }, body));
+  return h('div', { class: 'change' }, h('strong', null, FIELDS[c.field] || c.field), h('div', { class: 'diff' }, body));
 }

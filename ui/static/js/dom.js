@@ -38,19 +38,39 @@ export function route(...parts) {
   return '#/' + parts.map(encodeURIComponent).join('/');
 }
 
-export function fmtTime(t) {
-  if (!t || t.startsWith('0001-')) return '—';
-  const d = new Date(t);
-  return isNaN(d) ? t : d.toLocaleString();
+// isZeroTime: Go's zero time.Time, which the API sends for "never".
+export function isZeroTime(t) {
+  return !t || t.startsWith('0001-01-01');
 }
 
+const dateFmt = new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const relFmt = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+// fmtTime writes a time for people: "3 Dec 2026, 14:05" in the browser's
+// time zone, or relative ("5 minutes ago") within the last day; "—" for
+// none. now is for tests.
+export function fmtTime(t, now = Date.now()) {
+  if (isZeroTime(t)) return '—';
+  const d = new Date(t);
+  if (isNaN(d)) return t;
+  const ago = (now - d.getTime()) / 1000;
+  if (ago >= 0 && ago < 45) return 'just now';
+  if (ago >= 0 && ago < 3600) return relFmt.format(-Math.round(ago / 60), 'minute');
+  if (ago >= 0 && ago < 86400) return relFmt.format(-Math.round(ago / 3600), 'hour');
+  return dateFmt.format(d);
+}
+
+// timeEl is a humane time with the exact one (ISO 8601, UTC) as its
+// title and datetime.
 export function timeEl(t) {
-  return h('time', { datetime: t }, fmtTime(t));
+  if (isZeroTime(t)) return h('span', { class: 'muted' }, '—');
+  const d = new Date(t);
+  return h('time', { datetime: t, title: isNaN(d) ? t : d.toISOString() }, fmtTime(t));
 }
 
 export function tagsEl(tags) {
   if (!tags || tags.length === 0) return h('span', { class: 'muted' }, 'none');
-  return h('span', null, tags.map((t) => h('span', { class: 'tag' }, t)));
+  return h('span', { class: 'tags' }, tags.map((t) => h('span', { class: 'tag', title: t }, t)));
 }
 
 export function stateEl(state) {
@@ -62,19 +82,35 @@ export function snippet(text, n = 200) {
   return text.length > n ? text.slice(0, n - 1) + '…' : text;
 }
 
-// label wraps a control with its label; id ties them for screen readers.
-export function field(text, control) {
-  return h('div', null, h('label', { for: control.id }, text), control);
+// field wraps a control with its label; id ties them for screen readers.
+// cls, if given, classes the wrapper (for layout).
+export function field(text, control, cls) {
+  return h('div', { class: cls ? 'field ' + cls : 'field' }, h('label', { for: control.id }, text), control);
 }
 
 let statusTimer;
+let statusAt = 0;
 // say announces a message in the status region (role=status).
 export function say(msg, error = false) {
   const el = document.getElementById('status');
-  el.className = 'status' + (error ? ' error' : '');
+  el.className = 'status' + (error ? ' error' : '') + (msg ? ' shown' : '');
   el.textContent = msg;
+  statusAt = Date.now();
   clearTimeout(statusTimer);
-  if (!error && msg) statusTimer = setTimeout(() => { el.textContent = ''; }, 5000);
+  if (!error && msg) statusTimer = setTimeout(() => say(''), 5000);
+}
+
+// clearStatus empties the status region when the person moves to
+// another page, unless the message was just said: an action that says
+// "Note added." and then opens the note keeps it for that page.
+export function clearStatus() {
+  if (Date.now() - statusAt > 1500) say('');
+}
+
+// emptyState is what a page shows when it has nothing to list: a line
+// saying so and, if given, what to do instead (a node or text).
+export function emptyState(id, text, action) {
+  return h('div', { class: 'empty', id }, h('p', null, text), action || null);
 }
 
 // confirmDialog asks before something that can't be undone; a <dialog>

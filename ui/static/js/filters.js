@@ -1,14 +1,22 @@
 // The filter fields that listing and search share: tags, event-time
 // range and metadata pairs, as the API's tag, from, to and meta
-// parameters.
+// parameters. They sit in one compact bar (app.css .filterbar); the
+// metadata pairs, seldom used, fold under "More filters".
 import { h, field } from './dom.js';
 
 export function filterFields(prefix, q) {
+  const meta = q.getAll('meta');
   return [
-    field('Tags (comma-separated, all must match)', h('input', { id: prefix + '-tags', name: 'tags', value: q.getAll('tag').join(', ') })),
-    field('From (event time)', h('input', { id: prefix + '-from', name: 'from', type: 'date', value: q.get('from') || '' })),
-    field('To (before)', h('input', { id: prefix + '-to', name: 'to', type: 'date', value: q.get('to') || '' })),
-    field('Metadata (key=value, one a line)', h('textarea', { id: prefix + '-meta', name: 'meta', rows: 2, value: q.getAll('meta').join('\n') })),
+    field('Tags', h('input', { id: prefix + '-tags', name: 'tags', value: q.getAll('tag').join(', '), placeholder: 'all of: a, b',
+      title: 'Comma-separated; a note must have all of them' }), 'f-tags'),
+    field('From', h('input', { id: prefix + '-from', name: 'from', type: 'date', value: q.get('from') || '',
+      title: 'Event time on or after this day' }), 'f-date'),
+    field('Before', h('input', { id: prefix + '-to', name: 'to', type: 'date', value: q.get('to') || '',
+      title: 'Event time before this day' }), 'f-date'),
+    h('details', { class: 'more', open: meta.length > 0 },
+      h('summary', null, meta.length ? `Metadata (${meta.length})` : 'Metadata'),
+      h('div', { class: 'more-panel' },
+        field('Metadata (key=value, one a line)', h('textarea', { id: prefix + '-meta', name: 'meta', rows: 3, value: meta.join('\n') })))),
   ];
 }
 

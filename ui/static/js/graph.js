@@ -18,8 +18,15 @@ function hue(s) {
 // nodeData is what Cytoscape keeps of a note; the note itself stays in
 // the view's map, out of Cytoscape's copies.
 function nodeData(n) {
-  return { id: n.id, label: snippet(n.content, 40), tag: n.tags[0] || '', t: Date.parse(n.event_time) || 0 };
+  // color is set at once (paint sets the real one): a style mapped from
+  // data a node lacks makes Cytoscape warn on every draw.
+  return { id: n.id, label: snippet(n.content.replace(/\s+/g, ' ').trim(), LABEL_CHARS), tag: n.tags[0] || '', t: Date.parse(n.event_time) || 0,
+    color: NO_TAG };
 }
+
+// LABEL_CHARS is the length of a node's label: enough to recognise a
+// note, short enough that neighbours' labels rarely overlap.
+const LABEL_CHARS = 28;
 
 // colour sets every node's colour in one batch: one style pass, not one
 // a node.
@@ -27,14 +34,65 @@ function colour(cy, by) {
   cy.batch(() => paint(cy.nodes(), by));
 }
 
+const NO_TAG = 'hsl(0, 0%, 55%)';
+// PALETTE colours the most used tags, one distinct colour each (Tableau
+// 10's, readable on light and dark canvases); rarer tags get a hue from
+// their name.
+const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#edc948', '#76b7b2', '#ff9da7', '#9c755f'];
+
+// tagRanks counts the nodes' first tags, the most used first.
+function tagRanks(nodes) {
+  const counts = new Map();
+  nodes.forEach((n) => counts.set(n.data('tag'), (counts.get(n.data('tag')) || 0) + 1));
+  const tags = [...counts].filter(([t]) => t).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  return { tags, untagged: counts.get('') || 0 };
+}
+
+function tagColour(tag, rank) {
+  if (!tag) return NO_TAG;
+  return rank < PALETTE.length ? PALETTE[rank] : `hsl(${hue(tag)}, 55%, 50%)`;
+}
+function timeColour(f) {
+  return `hsl(${Math.round(220 - f * 190)}, 70%, 50%)`;
+}
+
+// LEGEND_TAGS is how many tags the legend names, the most used first:
+// those with a colour of their own.
+const LEGEND_TAGS = PALETTE.length;
+
+// legendItems says what the colours mean for the nodes drawn.
+function legendItems(cy, by) {
+  const swatch = (color) => h('span', { class: 'swatch', 'data-color': color });
+  if (by === 'time') {
+    const ts = cy.nodes().map((n) => n.data('t')).filter(Boolean);
+    if (!ts.length) return [h('span', null, 'No event times.')];
+    const fmt = (t) => new Date(t).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric' });
+    return [h('span', { class: 'legend-item' }, swatch(timeColour(0)), 'oldest ', fmt(Math.min(...ts))),
+      h('span', { class: 'legend-item' }, swatch(timeColour(0.5)), 'middle'),
+      h('span', { class: 'legend-item' }, swatch(timeColour(1)), 'newest ', fmt(Math.max(...ts)))];
+  }
+  const { tags, untagged } = tagRanks(cy.nodes());
+  const items = tags.slice(0, LEGEND_TAGS).map(([t, c], i) => h('span', { class: 'legend-item', title: t }, swatch(tagColour(t, i)), snippet(t, 24), h('span', { class: 'muted' }, ` ${c}`)));
+  if (tags.length > LEGEND_TAGS) items.push(h('span', { class: 'legend-item muted' }, `and ${tags.length - LEGEND_TAGS} more tags`));
+  if (untagged) items.push(h('span', { class: 'legend-item' }, swatch(NO_TAG), 'no tag', h('span', { class: 'muted' }, ` ${untagged}`)));
+  return items;
+}
+
+// paintSwatches colours the legend's swatches: the CSP forbids inline
+// style attributes in markup, but not the CSSOM.
+function paintSwatches(el) {
+  for (const sw of el.querySelectorAll('.swatch')) sw.style.backgroundColor = sw.dataset.color;
+}
+
 function paint(nodes, by) {
   if (by === 'time') {
     const ts = nodes.map((n) => n.data('t')).filter(Boolean);
     const lo = ts.length ? Math.min(...ts) : 0, span = ts.length ? Math.max(...ts) - lo || 1 : 1;
     // Old notes blue, new ones orange.
-    nodes.forEach((n) => n.data('color', `hsl(${Math.round(220 - ((n.data('t') - lo) / span) * 190)}, 70%, 50%)`));
+    nodes.forEach((n) => n.data('color', n.data('t') ? timeColour((n.data('t') - lo) / span) : NO_TAG));
   } else {
-    nodes.forEach((n) => n.data('color', n.data('tag') ? `hsl(${hue(n.data('tag'))}, 65%, 50%)` : 'hsl(0, 0%, 55%)'));
+    const rank = new Map(tagRanks(nodes).tags.map(([t], i) => [t, i]));
+    nodes.forEach((n) => n.data('color', tagColour(n.data('tag'), rank.get(n.data('tag')))));
   }
 }
 
@@ -46,14 +104,17 @@ const LABELS_MAX = 300;
 function style(big) {
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
   const fg = dark ? '#e6edf3' : '#1b1f24';
-  const label = { label: 'data(label)', color: fg, 'font-size': 9, 'text-valign': 'bottom', 'text-margin-y': 3, 'min-zoomed-font-size': 7,
-    'text-wrap': 'wrap', 'text-max-width': 110 };
+  const halo = dark ? '#161b22' : '#f6f8fa';
+  // Labels sit under their node on one line with a halo of the canvas'
+  // colour, readable across edges; below 5 px on screen they are not drawn.
+  const label = { label: 'data(label)', color: fg, 'font-size': 13, 'text-valign': 'bottom', 'text-margin-y': 4, 'min-zoomed-font-size': 5,
+    'text-outline-color': halo, 'text-outline-width': 2, 'text-outline-opacity': 0.85 };
   return [
-    { selector: 'node', style: { 'background-color': 'data(color)', width: 14, height: 14, ...(big ? {} : label) } },
-    { selector: 'node:selected, node.near', style: label },
+    { selector: 'node', style: { 'background-color': 'data(color)', width: 16, height: 16, 'border-width': 1.5, 'border-color': halo, ...(big ? {} : label) } },
+    { selector: 'node:selected, node.near', style: { ...label, 'z-index': 10 } },
     { selector: 'edge', style: { width: 'mapData(strength, 0, 1, 0.5, 5)', 'line-color': dark ? '#57606a' : '#afb8c1', 'curve-style': 'haystack', opacity: 0.8 } },
-    { selector: 'node:selected', style: { 'border-width': 3, 'border-color': dark ? '#ff9bce' : '#bf3989' } },
-    { selector: 'node.evolved', style: { shape: 'star', width: 22, height: 22, 'border-width': 2, 'border-color': '#e3b341' } },
+    { selector: 'node:selected', style: { 'border-width': 3, 'border-color': dark ? '#ff9bce' : '#bf3989', 'font-weight': 'bold' } },
+    { selector: 'node.evolved', style: { shape: 'star', width: 24, height: 24, 'border-width': 2, 'border-color': '#e3b341' } },
   ];
 }
 
@@ -65,30 +126,65 @@ function style(big) {
 const COSE_MAX = 200;
 const LAYOUTS = ['auto', 'cose', 'concentric', 'breadthfirst', 'circle', 'grid'];
 
+// MAX_FIT_ZOOM bounds the zoom of a fitted view: a few notes fitted to
+// the canvas would be drawn huge.
+const MAX_FIT_ZOOM = 1.6;
+// MAX_FOCUS_ZOOM bounds the zoom on a selected note's neighbourhood,
+// which keeps some of the graph around it in view.
+const MAX_FOCUS_ZOOM = 1.2;
+const FIT_PADDING = 40;
+
+// layout lays the graph out over the whole canvas (its bounding box is
+// the container's), then fits it in view.
 function layout(cy, name) {
   if (name === 'auto' || !LAYOUTS.includes(name)) name = cy.nodes().length <= COSE_MAX ? 'cose' : 'concentric';
-  const opts = { name, animate: false };
-  if (name === 'cose') Object.assign(opts, { randomize: true, numIter: 1000, nodeDimensionsIncludeLabels: true });
+  const w = cy.width(), ht = cy.height();
+  const opts = { name, animate: false, fit: false, padding: FIT_PADDING };
+  // Inset by half a label's width and a label's height, so that the fit
+  // after it draws at about 1:1, labels readable.
+  if (w > 240 && ht > 120) opts.boundingBox = { x1: 90, y1: 30, w: w - 180, h: ht - 70 };
+  if (name === 'cose') {
+    // Repulsion grows with the canvas so that few notes spread over it
+    // rather than bunch in its middle.
+    Object.assign(opts, { randomize: true, numIter: 1000, nodeDimensionsIncludeLabels: true,
+      idealEdgeLength: () => 60, componentSpacing: 120, nodeRepulsion: () => 8000 + (w * ht) / Math.max(1, cy.nodes().length) * 8 });
+  }
   if (name === 'concentric') Object.assign(opts, { concentric: (n) => n.degree(), minNodeSpacing: 4 });
   cy.layout(opts).run();
-  // A few notes fitted to the view would be drawn huge.
-  if (cy.zoom() > 1.5) {
-    cy.zoom(1.5);
-    cy.center();
+  fitView(cy, cy.elements());
+}
+
+// fitView fits eles in the canvas, no closer than MAX_FIT_ZOOM.
+function fitView(cy, eles, animate = false) {
+  if (eles.empty()) return;
+  cy.stop();
+  if (!animate) {
+    cy.fit(eles, FIT_PADDING);
+    if (cy.zoom() > MAX_FIT_ZOOM) {
+      cy.zoom(MAX_FIT_ZOOM);
+      cy.center(eles);
+    }
+    return;
   }
+  // The zoom a fit would give, capped, around the centre of eles.
+  const bb = eles.boundingBox();
+  const zoom = Math.min(MAX_FOCUS_ZOOM, (cy.width() - 2 * FIT_PADDING) / Math.max(bb.w, 1), (cy.height() - 2 * FIT_PADDING) / Math.max(bb.h, 1));
+  const z = Math.max(cy.minZoom(), zoom);
+  cy.animate({ zoom: z, pan: { x: cy.width() / 2 - z * (bb.x1 + bb.w / 2), y: cy.height() / 2 - z * (bb.y1 + bb.h / 2) } }, { duration: 250 });
 }
 
 export async function graphView({ api, ns, query, el, go }) {
   const start = query.get('start') || '';
   const by = query.get('color') || 'tag';
   const lay = query.get('layout') || 'auto';
-  const form = h('form', { class: 'filters', 'aria-label': 'Graph' },
-    field('Start from note ID (empty: the whole namespace)', h('input', { id: 'g-start', name: 'start', value: start })),
+  const form = h('form', { class: 'filterbar', 'aria-label': 'Graph' },
+    field('Start from note ID', h('input', { id: 'g-start', name: 'start', value: start, placeholder: 'empty: the whole namespace' }), 'f-text'),
     field('Colour by', h('select', { id: 'g-color', name: 'color' },
-      [['tag', 'first tag'], ['time', 'event time']].map(([v, t]) => h('option', { value: v, selected: v === by }, t)))),
+      [['tag', 'First tag'], ['time', 'Event time']].map(([v, t]) => h('option', { value: v, selected: v === by }, t)))),
     field('Layout', h('select', { id: 'g-layout', name: 'layout' },
-      LAYOUTS.map((v) => h('option', { value: v, selected: v === lay }, v === 'auto' ? `auto (cose up to ${COSE_MAX} notes)` : v)))),
-    h('div', null, h('button', { class: 'primary', type: 'submit' }, 'Show')));
+      LAYOUTS.map((v) => h('option', { value: v, selected: v === lay }, v === 'auto' ? `Auto (cose up to ${COSE_MAX} notes)` : v)))),
+    h('div', { class: 'f-buttons' }, h('button', { class: 'primary', type: 'submit' }, 'Show'),
+      start ? h('a', { class: 'button ghost', href: '#/graph' }, 'Whole namespace') : null));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const d = new FormData(form);
@@ -97,17 +193,19 @@ export async function graphView({ api, ns, query, el, go }) {
     go(['graph'], p);
   });
   const container = h('div', { id: 'cy', role: 'img', 'aria-label': 'Graph of notes and links; the panel beside it describes the selected note' });
-  const panel = h('div', { class: 'panel', id: 'graph-panel' }, h('p', { class: 'muted' }, 'Select a note to see it here.'));
+  const panel = h('div', { class: 'panel', id: 'graph-panel' }, h('p', { class: 'muted' }, 'Click a note to see it here; double-click to open it.'));
   // The canvas takes no keyboard focus: this list reaches every note in it.
   const pick = h('select', { id: 'g-pick' });
   const pickField = h('div', { class: 'panel' }, field('Select a note in the graph', pick));
-  const count = h('p', { id: 'graph-count', 'aria-live': 'polite' });
-  const legend = h('p', { class: 'muted' }, by === 'time'
-    ? 'Colour: event time, blue oldest to orange newest. '
-    : 'Colour: the note’s first tag (grey: none). ',
-  'Thicker links are stronger. Stars: notes the selected note evolved. Double-click a note to open it.');
-  el.append(h('h1', null, 'Graph of ', h('q', null, ns)), form, legend, count,
-    h('div', { class: 'graph' }, container, h('div', null, pickField, panel)));
+  const count = h('span', { id: 'graph-count', 'aria-live': 'polite' });
+  const legend = h('div', { class: 'legend', id: 'g-legend', 'aria-label': 'Legend' });
+  const fitAll = h('button', { type: 'button', class: 'ghost small', id: 'g-fit' }, 'Fit all');
+  el.append(h('div', { class: 'page-head' }, h('h1', null, 'Graph'), h('span', { class: 'ns-badge', title: 'Namespace' }, ns)), form,
+    h('div', { class: 'graph' },
+      h('div', { class: 'graph-canvas' },
+        h('div', { class: 'graph-bar' }, count, legend, h('span', { class: 'graph-note muted' }, 'Thicker links are stronger; ★ notes the selected one evolved.'), fitAll),
+        container),
+      h('div', { class: 'graph-side' }, pickField, panel)));
 
   // Everything is fetched before Cytoscape draws: drawn between
   // fetches, 2,000 nodes not yet laid out cost seconds a frame.
@@ -137,8 +235,14 @@ export async function graphView({ api, ns, query, el, go }) {
   // resize and scroll only; text changing above it moves it too.
   new ResizeObserver(() => cy.resize()).observe(el);
   const expanded = new Set();
+  fitAll.addEventListener('click', () => fitView(cy, cy.elements(), true));
+  const showLegend = () => {
+    replace(legend, legendItems(cy, by));
+    paintSwatches(legend);
+  };
   const showCount = () => {
     count.textContent = `${cy.nodes().length} notes, ${cy.edges().length} links shown.`;
+    showLegend();
     replace(pick, h('option', { value: '' }, '—'),
       cy.nodes().map((n) => h('option', { value: n.id(), selected: n.selected() }, n.data('label'))));
   };
@@ -182,12 +286,16 @@ export async function graphView({ api, ns, query, el, go }) {
     say(n ? `${n} note(s) evolved by this one are drawn as stars.` : 'This note evolved no other note.');
   };
 
-  const select = (node) => {
+  const select = (node, focus = true) => {
     const n = notes.get(node.id());
     cy.batch(() => {
       cy.nodes('.near').removeClass('near');
       node.neighborhood('node').addClass('near');
     });
+    // The view moves to the note and its neighbours, inside the canvas;
+    // the page does not scroll.
+    if (focus) fitView(cy, node.closedNeighborhood(), true);
+    pick.value = n.id;
     const exp = h('button', { type: 'button', id: 'g-expand' }, expanded.has(n.id) ? 'Expanded' : 'Expand neighbours');
     exp.disabled = expanded.has(n.id);
     exp.addEventListener('click', () => expand(n.id).then(() => select(cy.getElementById(n.id))).catch((e) => say(e.message, true)));
@@ -196,10 +304,9 @@ export async function graphView({ api, ns, query, el, go }) {
     replace(panel,
       h('h2', null, 'Selected note'),
       h('p', { class: 'content', id: 'g-content' }, snippet(n.content, 400)),
-      h('p', null, timeEl(n.event_time)),
+      h('p', { class: 'muted' }, timeEl(n.event_time), ` · ${node.degree()} link(s) shown`),
       h('p', null, tagsEl(n.tags)),
-      h('p', null, `${node.degree()} link(s) shown`),
-      h('div', { class: 'actions' }, h('a', { href: route('note', n.id), id: 'g-open' }, 'Open note'), exp, evo));
+      h('div', { class: 'actions' }, h('a', { class: 'button primary', href: route('note', n.id), id: 'g-open' }, 'Open note'), exp, evo));
   };
   cy.on('tap', 'node', (e) => select(e.target));
   pick.addEventListener('change', () => {
@@ -207,7 +314,6 @@ export async function graphView({ api, ns, query, el, go }) {
     if (node.empty()) return;
     cy.$(':selected').unselect();
     node.select();
-    cy.animate({ center: { eles: node } }, { duration: 200 });
     select(node);
   });
   cy.on('dbltap', 'node', (e) => go(['note', e.target.id()]));
@@ -220,7 +326,7 @@ export async function graphView({ api, ns, query, el, go }) {
     expanded.add(start);
     const node = cy.getElementById(start);
     node.select();
-    select(node);
+    select(node, false);
   }
 }
 

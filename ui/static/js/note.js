@@ -36,13 +36,13 @@ export async function noteView({ api, ns, parts, el, go }) {
   const meta = Object.entries(n.metadata || {});
   const tokens = usage.reduce((s, u) => s + u.prompt_tokens + u.completion_tokens, 0);
   el.append(
-    h('h1', null, 'Note ', h('code', null, n.id)),
-    h('p', { class: 'content', id: 'note-content' }, n.content),
+    h('div', { class: 'page-head' }, h('h1', null, 'Note'), h('code', { class: 'id' }, n.id), stateEl(n.enrichment.state)),
+    h('p', { class: 'content note-body', id: 'note-content' }, n.content),
     h('div', { class: 'actions' },
-      h('a', { href: route('edit', n.id) }, 'Edit'),
-      h('a', { href: route('graph') + '?start=' + encodeURIComponent(n.id), id: 'show-graph' }, 'Show in graph'),
+      h('a', { class: 'button', href: route('edit', n.id) }, 'Edit'),
+      h('a', { class: 'button', href: route('graph') + '?start=' + encodeURIComponent(n.id), id: 'show-graph' }, 'Show in graph'),
       enrich, del),
-    h('dl', { class: 'fields' },
+    h('dl', { class: 'fields card' },
       h('dt', null, 'Keywords'), h('dd', null, tagsEl(n.keywords)),
       h('dt', null, 'Tags'), h('dd', { id: 'note-tags' }, tagsEl(n.tags)),
       h('dt', null, 'Context'), h('dd', null, n.context || h('span', { class: 'muted' }, 'none')),
@@ -67,13 +67,13 @@ export async function noteView({ api, ns, parts, el, go }) {
 
 function linksTable(id, links) {
   if (links.length === 0) return h('p', { class: 'muted' }, 'No links.');
-  return h('table', { id: 'links' },
+  return h('table', { id: 'links', class: 'list' },
     h('thead', null, h('tr', null, ['Direction', 'Note', 'Reason', 'Strength'].map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', null, links.map(({ link, note }) => h('tr', null,
       h('td', null, link.source === id ? 'out (this note chose it)' : 'in (chose this note)'),
       h('td', { class: 'content' }, h('a', { href: route('note', note.id) }, snippet(note.content, 120))),
       h('td', null, link.reason || h('span', { class: 'muted' }, '—')),
-      h('td', null, link.strength.toFixed(2))))));
+      h('td', { class: 'num' }, link.strength.toFixed(2))))));
 }
 
 function historyEl(api, base, n, versions, go) {

@@ -1,19 +1,19 @@
 // Search: direct hits and the notes linked to them, shown apart.
-import { h, field, route, snippet, timeEl, tagsEl } from './dom.js';
+import { h, field, route, snippet, timeEl, tagsEl, emptyState } from './dom.js';
 import { nsPath } from './api.js';
 import { filterFields, readFilters } from './filters.js';
 
 export async function searchView({ api, ns, query, el, go }) {
   const mode = query.get('mode') || 'hybrid';
-  const form = h('form', { class: 'filters', role: 'search', 'aria-label': 'Search notes' },
-    field('Query', h('input', { id: 's-q', name: 'q', type: 'search', required: true, value: query.get('q') || '' })),
+  const form = h('form', { class: 'filterbar', role: 'search', 'aria-label': 'Search notes' },
+    field('Query', h('input', { id: 's-q', name: 'q', type: 'search', required: true, value: query.get('q') || '', placeholder: 'What do you want to recall?' }), 'f-query'),
     field('Mode', h('select', { id: 's-mode', name: 'mode' },
-      ['hybrid', 'vector', 'lexical'].map((m) => h('option', { value: m, selected: m === mode }, m)))),
-    field('Direct hits (k)', h('input', { id: 's-k', name: 'k', type: 'number', min: 1, max: 1000, value: query.get('k') || '10' })),
-    h('div', null, h('label', { class: 'check', for: 's-links' },
+      [['hybrid', 'Hybrid'], ['vector', 'Meaning'], ['lexical', 'Words']].map(([m, t]) => h('option', { value: m, selected: m === mode }, t)))),
+    field('Hits', h('input', { id: 's-k', name: 'k', type: 'number', min: 1, max: 1000, value: query.get('k') || '10' }), 'f-num'),
+    h('div', { class: 'field f-check' }, h('label', { class: 'check', for: 's-links' },
       h('input', { id: 's-links', name: 'links', type: 'checkbox', checked: query.get('links') !== 'false' }), 'Linked notes')),
     filterFields('s', query),
-    h('div', null, h('button', { class: 'primary', type: 'submit' }, 'Search')));
+    h('div', { class: 'f-buttons' }, h('button', { class: 'primary', type: 'submit' }, 'Search')));
   form.addEventListener('submit', (e) => {
     e.preventDefault();
     const d = new FormData(form);
@@ -21,8 +21,11 @@ export async function searchView({ api, ns, query, el, go }) {
     if (!d.get('links')) p.set('links', 'false');
     go(['search'], readFilters(form, p));
   });
-  el.append(h('h1', null, 'Search'), form);
-  if (!query.get('q')) return;
+  el.append(h('div', { class: 'page-head' }, h('h1', null, 'Search'), h('span', { class: 'ns-badge', title: 'Namespace' }, ns)), form);
+  if (!query.get('q')) {
+    el.append(emptyState('search-help', 'Search by meaning and words at once (hybrid), or by either alone. Direct hits come first; the notes linked to them follow, each naming the hit it came through.'));
+    return;
+  }
 
   const { results } = await api.get(nsPath(ns, 'search'), query);
   const direct = results.filter((r) => r.kind === 'direct');
@@ -36,14 +39,14 @@ export async function searchView({ api, ns, query, el, go }) {
 }
 
 function resultsTable(id, rows, scoreName, via) {
-  if (rows.length === 0) return h('p', { class: 'muted', id: id + '-none' }, 'None.');
-  const cols = ['Content', scoreName, 'Time', 'Tags'].concat(via ? ['Through hit'] : []);
-  return h('table', { id },
+  if (rows.length === 0) return h('p', { class: 'muted', id: id + '-none' }, id === 'direct' ? 'No note matches.' : 'None.');
+  const cols = ['Content', scoreName, 'Event time', 'Tags'].concat(via ? ['Through hit'] : []);
+  return h('table', { id, class: 'list' },
     h('thead', null, h('tr', null, cols.map((c) => h('th', { scope: 'col' }, c)))),
     h('tbody', null, rows.map((r) => h('tr', { 'data-id': r.id },
       h('td', { class: 'content' }, h('a', { href: route('note', r.id) }, snippet(r.content))),
-      h('td', null, r.score.toFixed(3)),
-      h('td', null, timeEl(r.event_time)),
+      h('td', { class: 'num' }, r.score.toFixed(3)),
+      h('td', { class: 'col-time' }, timeEl(r.event_time)),
       h('td', null, tagsEl(r.tags)),
       via ? h('td', null, via(r)) : null))));
 }

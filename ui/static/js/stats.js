@@ -30,15 +30,23 @@ function barChart(title, rows) {
     h('details', null, h('summary', null, 'As a table'), table));
 }
 
+function tile(n, label) {
+  return h('div', { class: 'tile' }, h('strong', null, Number(n).toLocaleString('en')), h('span', null, label));
+}
+
 export async function statsView({ api, ns, el }) {
   const st = await api.get(nsPath(ns, 'stats'));
   const by = st.by_state || {};
+  const tokens = st.tokens.prompt_tokens + st.tokens.completion_tokens;
   el.append(
-    h('h1', null, 'Stats for ', h('q', null, ns)),
-    h('p', { id: 'stats-summary' }, `${st.notes} notes, ${st.links} links; enrichment queue: ${by.pending || 0} pending, ${by.failed || 0} failed. Embedder: ${st.embedder || '—'} (${st.dimensions} dimensions).`),
-    barChart('Notes by enrichment state', ['pending', 'done', 'failed'].map((s) => [s, by[s] || 0])),
-    st.usage.length
-      ? barChart('Model tokens by operation', st.usage.map((u) => [u.operation, u.prompt_tokens + u.completion_tokens]))
-      : h('p', { class: 'muted' }, 'No model tokens spent.'),
-    h('p', null, `Tokens in all: ${st.tokens.prompt_tokens} prompt, ${st.tokens.completion_tokens} completion.`));
+    h('div', { class: 'page-head' }, h('h1', null, 'Stats'), h('span', { class: 'ns-badge', title: 'Namespace' }, ns)),
+    h('div', { class: 'tiles' }, tile(st.notes, 'notes'), tile(st.links, 'links'), tile(by.pending || 0, 'waiting for enrichment'),
+      tile(by.failed || 0, 'enrichment failed'), tile(tokens, 'model tokens')),
+    h('p', { id: 'stats-summary', class: 'muted' }, `${st.notes} notes, ${st.links} links; enrichment queue: ${by.pending || 0} pending, ${by.failed || 0} failed. Embedder: ${st.embedder || '—'} (${st.dimensions} dimensions).`),
+    h('div', { class: 'charts' },
+      h('div', { class: 'card' }, barChart('Notes by enrichment state', ['pending', 'done', 'failed'].map((s) => [s, by[s] || 0]))),
+      h('div', { class: 'card' }, st.usage.length
+        ? barChart('Model tokens by operation', st.usage.map((u) => [u.operation, u.prompt_tokens + u.completion_tokens]))
+        : [h('strong', null, 'Model tokens by operation'), h('p', { class: 'muted' }, 'No model tokens spent: the curator needs no model, or none has run yet.')])),
+    h('p', { class: 'muted' }, `Tokens in all: ${st.tokens.prompt_tokens} prompt, ${st.tokens.completion_tokens} completion.`));
 }
