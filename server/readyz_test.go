@@ -123,7 +123,7 @@ func TestStoreDownLoggedOnce(t *testing.T) {
 	wantReady(t, url, 200, "")
 	wantReady(t, url, 200, "")
 	logged := buf.String()
-	if n := strings.Count(logged, "level=WARN"); n != 1 {
+	if n := strings.Count(logged, `level=WARN msg="store unavailable"`); n != 1 {
 		t.Errorf("%d warnings for 50 failed probes, want 1:\n%s", n, logged)
 	}
 	if n := strings.Count(logged, "store unavailable: working again"); n != 1 {
