@@ -41,7 +41,7 @@ func (a *app) rootCmd() *cobra.Command {
 	a.Setup(root, os.Getenv)
 	root.CompletionOptions.DisableDefaultCmd = true
 	suite := a.suiteCmd()
-	root.AddCommand(a.locomoCmd(), suite)
+	root.AddCommand(a.locomoCmd(), a.supersedeCmd(), suite)
 	root.Flags().AddFlagSet(suite.Flags())
 	root.Args, root.PreRun, root.RunE = suite.Args, suite.PreRun, suite.RunE
 	return root

@@ -1,0 +1,194 @@
+package facts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Note is what Supersedes reads of a memory: its text and when it was
+// stored (zero when unknown).
+type Note struct {
+	Text string
+	Time time.Time
+}
+
+// MinCosine is the cosine (of the two notes' embeddings) below which two
+// notes are taken to be about different things and never compared.
+// Chosen on the tuning half of eval/testdata/supersede with use-lite
+// vectors (docs/EVALUATION.md): low, because an update often shares few
+// words with what it updates ("We live in Boston." / "We moved to Seattle
+// in March." is 0.5 or so); the word rules do the rest.
+const MinCosine = 0.35
+
+// minOverlap is the share of the older note's content words the newer
+// must hold for a cue word alone to count ("I stopped training for the
+// Berlin marathon" holds "train", "berlin", "marath" of the older note).
+const minOverlap = 0.5
+
+// minValueOverlap is the share needed when a value changed without a cue
+// ("Standup is at 9:30." / "Standup is at 10:00."): one shared word or
+// more of the attribute, since short notes have few.
+const minValueOverlap = 0.3
+
+// hedges make a note a plan, a wish or a possibility: nothing has changed
+// yet ("We might move to Seattle").
+var hedges = strings.Split("might|may|could|would|should|if|maybe|perhaps|possibly|consider|considering|"+
+	"thinking|wonder|wonders|wondering|whether|plan|plans|planning|planned|want|wants|wanted|"+
+	"hope|hopes|goal|someday|one day|going to|need to|evaluate|ticket|booked|interview", "|")
+
+// additions add a value beside the old one: "I like coffee too".
+var additions = strings.Split("too|also|as well|another|second|both|additionally|in addition", "|")
+
+// ended say a state stopped: after them the older note's state is over.
+var ended = strings.Split("no longer|anymore|any more|used to|stopped|quit|left|cancelled|canceled|"+
+	"gave up|given up|finished|completed|retired|stepped down|fell through|closed|sold|"+
+	"got rid|died|divorced|back from|discharged|came home|took off|off the market|fixed|"+
+	"is over|ended|not anymore", "|")
+
+// changed say a value was replaced: "moved to", "changed to", "new".
+var changed = strings.Split("moved|changed|switched|switch|rescheduled|postponed|pushed|slipped|"+
+	"raised|went up|increased|decreased|cut|dropped|upgraded|downgraded|renamed|relocated|"+
+	"took over|passed|replaced|instead|extended|revised|from now on|turned|became|"+
+	"new|now|gone|down to|up to|deprecated|got a|got engaged|got married|arrived", "|")
+
+// Supersedes reports whether new makes old stop being true: the same
+// subject and attribute, and either a negation that flipped, a cue that
+// the old state ended or changed, or a new value of the same kind in the
+// same attribute. cosine is the cosine of the two notes' embeddings. The
+// reason says which rule decided, either way.
+//
+// It prefers silence: a plan or possibility, an addition ("too"), a note
+// about someone else, a past event (which stays true of its time) and a
+// restatement are never superseded.
+func Supersedes(old, new Note, cosine float64) (bool, string) {
+	if !old.Time.IsZero() && !new.Time.IsZero() && !new.Time.After(old.Time) {
+		return false, "the newer note is not later"
+	}
+	if cosine < MinCosine {
+		return false, fmt.Sprintf("unrelated: cosine %.2f < %.2f", cosine, MinCosine)
+	}
+	o, n := read(old.Text), read(new.Text)
+	if w, ok := n.firstOf(hedges); ok {
+		return false, fmt.Sprintf("a plan or possibility (%q)", w)
+	}
+	if w, ok := n.firstOf(additions); ok {
+		return false, fmt.Sprintf("an addition (%q)", w)
+	}
+	if w, ok := episodic(o); ok {
+		return false, fmt.Sprintf("the older note is a past event (%q)", w)
+	}
+	if who, ok := otherSubject(o, n); ok {
+		return false, "about someone else: " + who
+	}
+	overlap := overlapOf(o, n)
+	if o.negated != n.negated && overlap >= minOverlap {
+		if n.negated {
+			return true, fmt.Sprintf("negated (overlap %.2f)", overlap)
+		}
+		return true, fmt.Sprintf("no longer negated (overlap %.2f)", overlap)
+	}
+	kind, from, to := valueChange(o, n)
+	if w, ok := n.firstOf(ended); ok && !o.has(w) && overlap >= minOverlap {
+		return true, fmt.Sprintf("ended (%q, overlap %.2f)", w, overlap)
+	}
+	if kind != "" && overlap >= minValueOverlap {
+		return true, fmt.Sprintf("new %s: %s -> %s", kind, from, to)
+	}
+	if w, ok := n.firstOf(changed); ok && !o.has(w) && overlap >= minOverlap {
+		return true, fmt.Sprintf("changed (%q, overlap %.2f)", w, overlap)
+	}
+	if kind != "" {
+		return false, fmt.Sprintf("new %s but another attribute (overlap %.2f)", kind, overlap)
+	}
+	return false, fmt.Sprintf("no change found (overlap %.2f)", overlap)
+}
+
+// pastEvent words make a note about something that happened: "I was sick
+// on Monday" stays true after "I was sick on Thursday".
+var pastEvent = strings.Split("was|were|had|went|ran|met|paid|read|lost|yesterday|last night|"+
+	"last week|last year|last year's|this morning|tonight|today|first", "|")
+
+func episodic(r reading) (string, bool) { return r.firstOf(pastEvent) }
+
+// otherSubject reports whether the notes are about different people or
+// things: each names its subject and neither subject is a word of the
+// other note ("Hannah lives in Leeds." / "Ben lives in Manchester."), or
+// one is the user and the other begins with a name the user's note does
+// not hold ("I weigh 82 kg." / "Elena weighs 61 kg."). An owner's thing is
+// not its owner: "Tariq works nights" is not about "Tariq's wife".
+func otherSubject(o, n reading) (string, bool) {
+	if len(o.subject) == 0 || len(n.subject) == 0 {
+		return "", false
+	}
+	if slices.Equal(o.subject, n.subject) {
+		return "", false
+	}
+	in := func(subj []string, r reading) bool {
+		for _, w := range subj {
+			if !r.has(w) && !r.has(w+"'s") && !r.content[w] {
+				return false
+			}
+		}
+		return true
+	}
+	switch {
+	case o.possessive != n.possessive && o.subject[0] == n.subject[0]:
+		// "Tariq" against "Tariq's wife": the same owner, another person,
+		// unless the thing owned is in both ("Max's vet" / "Max ... vet").
+		if o.possessive && !n.content[o.subject[len(o.subject)-1]] || n.possessive && !o.content[n.subject[len(n.subject)-1]] {
+			return strings.Join(o.subject, " ") + " / " + strings.Join(n.subject, " "), true
+		}
+		return "", false
+	case in(o.subject, n) || in(n.subject, o):
+		return "", false
+	}
+	return strings.Join(o.subject, " ") + " / " + strings.Join(n.subject, " "), true
+}
+
+// overlapOf is the share of the older note's content words that the
+// newer holds: how much of the attribute they share.
+func overlapOf(o, n reading) float64 {
+	if len(o.content) == 0 {
+		return 0
+	}
+	k := 0
+	for w := range o.content {
+		if n.content[w] {
+			k++
+		}
+	}
+	return float64(k) / float64(len(o.content))
+}
+
+// valueChange finds a kind of value both notes give, each with a value
+// the other lacks: "3pm" / "4pm", "Boston" / "Seattle". Names are
+// compared last, and only names that are not the subject.
+func valueChange(o, n reading) (kind, from, to string) {
+	for _, k := range []string{kindTime, kindPrice, kindNumber, kindDay, kindMonth, kindName} {
+		a, b := only(o.values[k], n.values[k]), only(n.values[k], o.values[k])
+		if k == kindName {
+			a, b = without(a, n.subject), without(b, o.subject)
+		}
+		if len(a) > 0 && len(b) > 0 {
+			return k, strings.Join(a, ","), strings.Join(b, ",")
+		}
+	}
+	return "", "", ""
+}
+
+// only returns the values of a that b lacks.
+func only(a, b []string) []string {
+	var out []string
+	for _, v := range a {
+		if !slices.Contains(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func without(a, drop []string) []string {
+	return only(a, drop)
+}
