@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/amem-dev/amem/internal/words"
 )
 
 // A reading is what the rules see of one note: its words, the values it
@@ -29,6 +31,7 @@ const (
 	kindTime   = "time"
 	kindPrice  = "price"
 	kindNumber = "number"
+	kindNth    = "ordinal"
 	kindDay    = "day"
 	kindMonth  = "month"
 	kindName   = "name"
@@ -36,6 +39,7 @@ const (
 
 var (
 	clockTime = regexp.MustCompile(`^\d{1,2}(:\d{2})?(am|pm)$|^\d{1,2}:\d{2}$`)
+	ordinal   = regexp.MustCompile(`^\d+(st|nd|rd|th)$`)
 	price     = regexp.MustCompile(`^[$£€][\d.,]+[km]?$|^\d+(\.\d+)?p$`)
 )
 
@@ -91,22 +95,29 @@ func read(text string) reading {
 		case price.MatchString(low):
 			r.add(kindPrice, low)
 		case clockTime.MatchString(low):
-			r.add(kindTime, low)
+			r.add(kindTime, clock(low))
+		case ordinal.MatchString(low):
+			r.add(kindNth, low)
 		case low == "noon" || low == "midnight":
 			r.add(kindTime, low)
 		case strings.ContainsFunc(low, unicode.IsDigit):
 			// "3 pm" is a time; any other token with a digit a number.
 			if i+1 < len(raw) && (raw[i+1] == "pm" || raw[i+1] == "am") {
-				r.add(kindTime, low+raw[i+1])
+				r.add(kindTime, clock(low+raw[i+1]))
 			} else {
 				r.add(kindNumber, strings.TrimPrefix(low, "v"))
 			}
+		case words.Number(low) && low != "one" && low != "second":
+			// "one" is as often a pronoun ("don't have one now"), and
+			// "second" an addition (a second dog).
+			r.add(kindNumber, low)
 		case days[low]:
 			r.add(kindDay, strings.TrimSuffix(low, "s"))
 		case months[low] && tok != "may":
 			r.add(kindMonth, low)
 		case i > 0 && isUpper(tok) && !notNames[base] && !firstPerson[low]:
 			r.add(kindName, base)
+			r.content[base] = true
 		case r.negated && (strings.HasSuffix(low, "n't") || negations[low]):
 		case !stopwords[low] && !stopwords[base]:
 			r.content[stem(base)] = true
@@ -136,7 +147,7 @@ func subjectOf(raw []string) ([]string, bool) {
 		(first == "user" || first == "user's") {
 		return []string{"user"}, false
 	}
-	if notNames[first] || !isUpper(raw[0]) {
+	if notNames[first] || !isUpper(raw[0]) || words.Number(first) {
 		return nil, false
 	}
 	base := strings.TrimSuffix(first, "'s")
@@ -151,6 +162,20 @@ func subjectOf(raw []string) ([]string, bool) {
 	return subj, false
 }
 
+// clock writes a clock time the same whichever way it came: "6:30am"
+// and "6:30" are one time, "3pm" and "3:00pm" too. A time without am or
+// pm keeps none: it matches either (see sameClock).
+func clock(t string) string {
+	suffix := ""
+	if strings.HasSuffix(t, "am") || strings.HasSuffix(t, "pm") {
+		t, suffix = t[:len(t)-2], t[len(t)-2:]
+	}
+	if !strings.Contains(t, ":") {
+		t += ":00"
+	}
+	return t + suffix
+}
+
 func isUpper(tok string) bool {
 	for _, c := range tok {
 		return unicode.IsUpper(c)
@@ -163,8 +188,12 @@ func isUpper(tok string) bool {
 // but the same on both sides, which is all an overlap needs.
 func stem(w string) string {
 	for _, suf := range []string{"ing", "ed", "es", "s"} {
-		if len(w) > len(suf)+3 && strings.HasSuffix(w, suf) {
+		if len(w) > len(suf)+2 && strings.HasSuffix(w, suf) {
 			w = strings.TrimSuffix(w, suf)
+			// "running" -> "run", "stopped" -> "stop".
+			if n := len(w); suf != "s" && n > 2 && w[n-1] == w[n-2] && !strings.ContainsRune("aeiouls", rune(w[n-1])) {
+				w = w[:n-1]
+			}
 			break
 		}
 	}
@@ -194,6 +223,17 @@ func (r reading) has(phrase string) bool {
 	return false
 }
 
+// firstPerson reports whether the note speaks of the user: "I", "my",
+// "we", "our", "the user".
+func (r reading) firstPerson() bool {
+	for _, w := range r.words {
+		if firstPerson[w] || w == "user" || w == "user's" {
+			return true
+		}
+	}
+	return false
+}
+
 // firstOf returns the first phrase of the list the note holds.
 func (r reading) firstOf(phrases []string) (string, bool) {
 	for _, p := range phrases {
@@ -202,4 +242,16 @@ func (r reading) firstOf(phrases []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// all returns every value the note names, of every kind but names (a
+// name may be the subject in one note and an object in the other).
+func (r reading) all() []string {
+	var out []string
+	for k, vs := range r.values {
+		if k != kindName {
+			out = append(out, vs...)
+		}
+	}
+	return out
 }

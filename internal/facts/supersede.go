@@ -27,6 +27,17 @@ const MinCosine = 0.35
 // Berlin marathon" holds "train", "berlin", "marath" of the older note).
 const minOverlap = 0.5
 
+// minNegationOverlap is the share of the older note's content words
+// the newer must hold when one of them is negated and the other not: a
+// flip of the same sentence ("I'm allergic to penicillin." / "I'm not
+// allergic to penicillin after all."), not a contrary word ("broken" /
+// "doesn't work" restate each other).
+const minNegationOverlap = 0.75
+
+// strongCueCosine is the cosine a strong end cue (strongEnded) needs
+// when the notes share too few words for the other rules.
+const strongCueCosine = 0.6
+
 // minValueOverlap is the share needed when a value changed without a cue
 // ("Standup is at 9:30." / "Standup is at 10:00."): one shared word or
 // more of the attribute, since short notes have few.
@@ -35,7 +46,7 @@ const minValueOverlap = 0.3
 // hedges make a note a plan, a wish or a possibility: nothing has changed
 // yet ("We might move to Seattle").
 var hedges = strings.Split("might|may|could|would|should|if|maybe|perhaps|possibly|consider|considering|"+
-	"thinking|wonder|wonders|wondering|whether|plan|plans|planning|planned|want|wants|wanted|"+
+	"thinking|wonder|wonders|wondering|whether|plan|plans|planning|planned|want to|wants to|wanted to|"+
 	"hope|hopes|goal|someday|one day|going to|need to|evaluate|ticket|booked|interview", "|")
 
 // additions add a value beside the old one: "I like coffee too".
@@ -46,6 +57,16 @@ var ended = strings.Split("no longer|anymore|any more|used to|stopped|quit|left|
 	"gave up|given up|finished|completed|retired|stepped down|fell through|closed|sold|"+
 	"got rid|died|divorced|back from|discharged|came home|took off|off the market|fixed|"+
 	"is over|ended|not anymore", "|")
+
+// strongEnded say outright that the older state is over, so they need
+// no shared words: "Lin used to drive but cycles to work now" ends "Lin
+// commutes by car", with which it shares none.
+var strongEnded = strings.Split("used to|no longer|anymore|any more", "|")
+
+// succession says someone else now holds the role: "Lin took over as
+// team lead for payments" ends "Tariq is the team lead for payments",
+// though the two begin with different people.
+var succession = strings.Split("took over|taken over|taking over|replaced|replaces|instead of|succeeded", "|")
 
 // changed say a value was replaced: "moved to", "changed to", "new".
 var changed = strings.Split("moved|changed|switched|switch|rescheduled|postponed|pushed|slipped|"+
@@ -79,28 +100,47 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if w, ok := episodic(o); ok {
 		return false, fmt.Sprintf("the older note is a past event (%q)", w)
 	}
+	overlap := overlapOf(o, n)
+	if w, ok := n.firstOf(succession); ok && overlap >= minOverlap {
+		return true, fmt.Sprintf("succession (%q, overlap %.2f)", w, overlap)
+	}
 	if who, ok := otherSubject(o, n); ok {
 		return false, "about someone else: " + who
 	}
-	overlap := overlapOf(o, n)
-	if o.negated != n.negated && overlap >= minOverlap {
+	if o.negated != n.negated && overlap >= minNegationOverlap && len(only(o.all(), n.all())) == 0 {
 		if n.negated {
 			return true, fmt.Sprintf("negated (overlap %.2f)", overlap)
 		}
 		return true, fmt.Sprintf("no longer negated (overlap %.2f)", overlap)
 	}
 	kind, from, to := valueChange(o, n)
-	if w, ok := n.firstOf(ended); ok && !o.has(w) && overlap >= minOverlap {
-		return true, fmt.Sprintf("ended (%q, overlap %.2f)", w, overlap)
+	endCue, isEnded := n.firstOf(ended)
+	if _, was := o.firstOf(ended); was {
+		// The older note tells of an end already ("Dad quit smoking"):
+		// another end is the same news.
+		isEnded = false
 	}
-	if kind != "" && overlap >= minValueOverlap {
-		return true, fmt.Sprintf("new %s: %s -> %s", kind, from, to)
+	changeCue, isChanged := n.firstOf(changed)
+	if isChanged && o.has(changeCue) {
+		isChanged = false
 	}
-	if w, ok := n.firstOf(changed); ok && !o.has(w) && overlap >= minOverlap {
-		return true, fmt.Sprintf("changed (%q, overlap %.2f)", w, overlap)
+	switch {
+	case kind != "" && (isEnded || isChanged):
+		return true, fmt.Sprintf("new %s: %s -> %s (%q)", kind, from, to, endCue+changeCue)
+	case isEnded && overlap >= minOverlap:
+		return true, fmt.Sprintf("ended (%q, overlap %.2f)", endCue, overlap)
+	case kind != "" && kind != kindName && overlap >= minValueOverlap:
+		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, from, to, overlap)
+	case isChanged && overlap >= minOverlap:
+		return true, fmt.Sprintf("changed (%q, overlap %.2f)", changeCue, overlap)
+	}
+	if w, ok := n.firstOf(strongEnded); ok && cosine >= strongCueCosine {
+		if _, was := o.firstOf(strongEnded); !was {
+			return true, fmt.Sprintf("ended (%q, cosine %.2f)", w, cosine)
+		}
 	}
 	if kind != "" {
-		return false, fmt.Sprintf("new %s but another attribute (overlap %.2f)", kind, overlap)
+		return false, fmt.Sprintf("new %s but another attribute or no cue (overlap %.2f)", kind, overlap)
 	}
 	return false, fmt.Sprintf("no change found (overlap %.2f)", overlap)
 }
@@ -108,7 +148,7 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 // pastEvent words make a note about something that happened: "I was sick
 // on Monday" stays true after "I was sick on Thursday".
 var pastEvent = strings.Split("was|were|had|went|ran|met|paid|read|lost|yesterday|last night|"+
-	"last week|last year|last year's|this morning|tonight|today|first", "|")
+	"last week|last year|last year's|this morning|tonight|today|first|got|bought|made|took|saw|gave|came|did", "|")
 
 func episodic(r reading) (string, bool) { return r.firstOf(pastEvent) }
 
@@ -125,13 +165,15 @@ func otherSubject(o, n reading) (string, bool) {
 	if slices.Equal(o.subject, n.subject) {
 		return "", false
 	}
+	// A subject is in a note that names it, or, for the user, that
+	// speaks in the first person ("Gino's closed, so our go-to pizza
+	// place is ..." is the user's).
 	in := func(subj []string, r reading) bool {
-		for _, w := range subj {
-			if !r.has(w) && !r.has(w+"'s") && !r.content[w] {
-				return false
-			}
+		w := subj[0]
+		if w == "user" {
+			return r.firstPerson()
 		}
-		return true
+		return r.has(w) || r.has(w+"'s") || r.content[w]
 	}
 	switch {
 	case o.possessive != n.possessive && o.subject[0] == n.subject[0]:
@@ -178,15 +220,24 @@ func valueChange(o, n reading) (kind, from, to string) {
 	return "", "", ""
 }
 
-// only returns the values of a that b lacks.
+// only returns the values of a that b lacks. A clock time without am or
+// pm matches one with either ("6:30" is "6:30am").
 func only(a, b []string) []string {
 	var out []string
 	for _, v := range a {
-		if !slices.Contains(b, v) {
+		if !slices.ContainsFunc(b, func(w string) bool { return sameValue(v, w) }) {
 			out = append(out, v)
 		}
 	}
 	return out
+}
+
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	bare := func(t string) string { return strings.TrimSuffix(strings.TrimSuffix(t, "am"), "pm") }
+	return strings.Contains(a, ":") && strings.Contains(b, ":") && bare(a) == bare(b) && (bare(a) == a || bare(b) == b)
 }
 
 func without(a, drop []string) []string {
