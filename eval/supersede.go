@@ -38,7 +38,11 @@ type PairNote struct {
 // SupersedePair is an older and a newer note with how the newer bears on
 // the older.
 type SupersedePair struct {
-	ID    string   `json:"id"`
+	ID string `json:"id"`
+	// Round is when the pair was written (LABELLING.md, Rounds): round
+	// 2's held-out half is the one no version of the rule was measured on
+	// before the last.
+	Round int      `json:"round"`
 	Label string   `json:"label"`
 	Shape string   `json:"shape"`
 	Old   PairNote `json:"old"`
@@ -66,6 +70,9 @@ func SupersedePairs() ([]SupersedePair, error) {
 		case LabelSupersede, LabelRestate, LabelCompatible, LabelUnrelated:
 		default:
 			return nil, fmt.Errorf("supersede pair %s: label %q", p.ID, p.Label)
+		}
+		if p.Round != 1 && p.Round != 2 {
+			return nil, fmt.Errorf("supersede pair %s: round %d", p.ID, p.Round)
 		}
 		if !p.New.Time.After(p.Old.Time) {
 			return nil, fmt.Errorf("supersede pair %s: the newer note is not later", p.ID)
