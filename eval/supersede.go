@@ -171,12 +171,34 @@ func ratio(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
+// A SupersedeHalf is the pairs a row of figures covers: one half, of one
+// round or of both (Round 0).
+type SupersedeHalf struct {
+	Name    string
+	HeldOut bool
+	Round   int
+}
+
+// SupersedeHalves are the rows the table reports: round 2's held-out half
+// first, the one no version of the rule was measured on before the last
+// (testdata/supersede/LABELLING.md, Rounds).
+var SupersedeHalves = []SupersedeHalf{
+	{"held-out, round 2", true, 2},
+	{"held-out, round 1", true, 1},
+	{"held-out", true, 0},
+	{"tuning", false, 0},
+}
+
+func (h SupersedeHalf) has(p PairResult) bool {
+	return p.HeldOut == h.HeldOut && (h.Round == 0 || p.Round == h.Round)
+}
+
 // Score counts one rule's verdicts against one label over the pairs of a
-// half (heldOut) that keep returns true for.
-func (r SupersedeResults) Score(heldOut bool, label string, said func(PairResult) bool, keep func(PairResult) bool) PRScore {
+// half.
+func (r SupersedeResults) Score(h SupersedeHalf, label string, said func(PairResult) bool) PRScore {
 	var s PRScore
 	for _, p := range r.Pairs {
-		if p.HeldOut != heldOut || (keep != nil && !keep(p)) {
+		if !h.has(p) {
 			continue
 		}
 		s.N++
@@ -201,18 +223,15 @@ func saidRestates(p PairResult) bool   { return p.Restates }
 // the supersession rule's recall by shape.
 func (r SupersedeResults) WriteTable(w io.Writer) error {
 	var b strings.Builder
-	halves := []struct {
-		name string
-		held bool
-	}{{"held-out", true}, {"tuning", false}}
+	halves := SupersedeHalves
 	fmt.Fprintf(&b, "| rule | half | pairs | precision | recall | TP | FP | FN |\n|---|---|---|---|---|---|---|---|\n")
 	for _, rule := range []struct {
 		name, label string
 		said        func(PairResult) bool
 	}{{"supersedes", LabelSupersede, saidSupersedes}, {"restates", LabelRestate, saidRestates}} {
 		for _, h := range halves {
-			s := r.Score(h.held, rule.label, rule.said, nil)
-			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %d | %d | %d |\n", rule.name, h.name, s.N, fig(s.Precision()), fig(s.Recall()), s.TP, s.FP, s.FN)
+			s := r.Score(h, rule.label, rule.said)
+			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %d | %d | %d |\n", rule.name, h.Name, s.N, fig(s.Precision()), fig(s.Recall()), s.TP, s.FP, s.FN)
 		}
 	}
 	labels := []string{LabelSupersede, LabelRestate, LabelCompatible, LabelUnrelated}
@@ -226,7 +245,7 @@ func (r SupersedeResults) WriteTable(w io.Writer) error {
 			for _, l := range labels {
 				yes, n := 0, 0
 				for _, p := range r.Pairs {
-					if p.HeldOut == h.held && p.Label == l {
+					if h.has(p) && p.Label == l {
 						n++
 						if rule.said(p) {
 							yes++
@@ -235,7 +254,7 @@ func (r SupersedeResults) WriteTable(w io.Writer) error {
 				}
 				cells = append(cells, fmt.Sprintf("%d / %d", yes, n))
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s |\n", h.name, rule.name, strings.Join(cells, " | "))
+			fmt.Fprintf(&b, "| %s | %s | %s |\n", h.Name, rule.name, strings.Join(cells, " | "))
 		}
 	}
 	fmt.Fprintf(&b, "\nsupersedes by shape (said yes / pairs; for a supersede shape that is recall, for any other the false alarms):\n\n| label | shape | held-out | tuning |\n|---|---|---|---|\n")

@@ -20,6 +20,12 @@ type reading struct {
 	// who the note is about ("Tariq's wife" is not Tariq).
 	possessive bool
 	negated    bool
+	// around holds the words on either side of each value (kind, then
+	// value): the attribute a value is of ("at 9:30", "14 June", "120
+	// guests").
+	around map[string][]string
+	at     int      // the token being read
+	lower  []string // every token in lower case
 }
 
 // Value kinds. A time is a clock time ("3pm", "9:40"), a price has a
@@ -68,7 +74,7 @@ var negations = set("not no never nobody nothing none nor neither cannot without
 // read tokenises a note. Tokens keep their inner punctuation ("9:40",
 // "£2.80", "1.21") and lose what ends a sentence or a clause.
 func read(text string) reading {
-	r := reading{content: map[string]bool{}, values: map[string][]string{}}
+	r := reading{content: map[string]bool{}, values: map[string][]string{}, around: map[string][]string{}}
 	text = strings.ReplaceAll(text, "’", "'")
 	fields := strings.Fields(text)
 	var raw []string
@@ -79,7 +85,11 @@ func read(text string) reading {
 			raw = append(raw, f)
 		}
 	}
+	for _, tok := range raw {
+		r.lower = append(r.lower, strings.ToLower(tok))
+	}
 	for i, tok := range raw {
+		r.at = i
 		low := strings.ToLower(tok)
 		if tok == "May" && i > 0 {
 			// The month, not the modal verb that makes a note a possibility.
@@ -130,6 +140,13 @@ func read(text string) reading {
 func (r *reading) add(kind, v string) {
 	if !slices.Contains(r.values[kind], v) {
 		r.values[kind] = append(r.values[kind], v)
+	}
+	k := kind + ":" + v
+	if r.at > 0 {
+		r.around[k] = append(r.around[k], r.lower[r.at-1])
+	}
+	if r.at+1 < len(r.lower) {
+		r.around[k] = append(r.around[k], r.lower[r.at+1])
 	}
 }
 

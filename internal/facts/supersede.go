@@ -58,6 +58,11 @@ var ended = strings.Split("no longer|anymore|any more|used to|stopped|quit|left|
 	"got rid|died|divorced|back from|discharged|came home|took off|off the market|fixed|"+
 	"is over|ended|not anymore", "|")
 
+// resolved say a pending state came to its end: "The visa application is
+// under review." / "The visa application was approved."
+var resolved = strings.Split("approved|rejected|accepted|declined|delivered|collected|resolved|recovered|"+
+	"done|granted|refused|signed|settled", "|")
+
 // strongEnded say outright that the older state is over, so they need
 // no shared words: "Lin used to drive but cycles to work now" ends "Lin
 // commutes by car", with which it shares none.
@@ -115,13 +120,19 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	}
 	kind, from, to := valueChange(o, n)
 	endCue, isEnded := n.firstOf(ended)
+	if !isEnded {
+		endCue, isEnded = n.firstOf(resolved)
+	}
+	if !isEnded {
+		endCue, isEnded = completed(o, n)
+	}
 	if _, was := o.firstOf(ended); was {
 		// The older note tells of an end already ("Dad quit smoking"):
 		// another end is the same news.
 		isEnded = false
 	}
 	changeCue, isChanged := n.firstOf(changed)
-	if isChanged && o.has(changeCue) {
+	if isChanged && (o.has(changeCue) || changeCue == "new" && !newOfOld(o, n)) {
 		isChanged = false
 	}
 	switch {
@@ -129,7 +140,7 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 		return true, fmt.Sprintf("new %s: %s -> %s (%q)", kind, from, to, endCue+changeCue)
 	case isEnded && overlap >= minOverlap:
 		return true, fmt.Sprintf("ended (%q, overlap %.2f)", endCue, overlap)
-	case kind != "" && kind != kindName && overlap >= minValueOverlap:
+	case kind != "" && kind != kindName && overlap >= minValueOverlap && sameSlot(o, n, kind, from, to):
 		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, from, to, overlap)
 	case isChanged && overlap >= minOverlap:
 		return true, fmt.Sprintf("changed (%q, overlap %.2f)", changeCue, overlap)
@@ -143,6 +154,53 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 		return false, fmt.Sprintf("new %s but another attribute or no cue (overlap %.2f)", kind, overlap)
 	}
 	return false, fmt.Sprintf("no change found (overlap %.2f)", overlap)
+}
+
+// sameSlot reports whether a value that changed without a cue word is
+// the same attribute in both notes: the two values share a word beside
+// them ("at 9:30" / "at 10:00", "6 people" / "8 people"). Without it a
+// new number is as likely another attribute ("on 14 June" / "has 120
+// guests").
+func sameSlot(o, n reading, kind, from, to string) bool {
+	for _, a := range strings.Split(from, ",") {
+		for _, b := range strings.Split(to, ",") {
+			for _, w := range o.around[kind+":"+a] {
+				if slices.Contains(n.around[kind+":"+b], w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// newOfOld reports whether "new" in the newer note qualifies something
+// the older one names ("My new manager" after "My manager"): "The new
+// curtains" after "The sofa" is another thing, not a change.
+func newOfOld(o, n reading) bool {
+	for i, w := range n.lower {
+		if w == "new" && i+1 < len(n.lower) && o.content[stem(strings.TrimSuffix(n.lower[i+1], "'s"))] {
+			return true
+		}
+	}
+	return false
+}
+
+// completed finds an action the older note has under way ("is
+// recovering", "are renovating") that the newer tells as done ("has
+// recovered").
+func completed(o, n reading) (string, bool) {
+	for i, w := range o.lower {
+		if i == 0 || !strings.HasSuffix(w, "ing") || !slices.Contains([]string{"is", "are", "am", "i'm", "we're", "they're", "he's", "she's"}, o.lower[i-1]) {
+			continue
+		}
+		for _, v := range n.lower {
+			if strings.HasSuffix(v, "ed") && stem(v) == stem(w) {
+				return v, true
+			}
+		}
+	}
+	return "", false
 }
 
 // pastEvent words make a note about something that happened: "I was sick
