@@ -152,9 +152,11 @@ func (r *reading) add(kind, v string) {
 
 // subjectOf reads who a note is about from how it begins: the first
 // person ("I", "my", "we", "the user"), or a capitalised first word that
-// is not a pronoun or an article ("Hannah lives in Leeds", "Max's vet
-// is ..."), with the thing it owns ("Tariq's wife"). Nil when the note
-// begins otherwise ("The meeting ...", "Changed the password ...").
+// is not a pronoun, an article or a number ("Hannah lives in Leeds", "Max's
+// vet is ..."), with the thing it owns ("Tariq's wife"). A note that
+// begins with a verb ("Changed the password ...") gets the verb: harmless,
+// since two subjects only part notes when neither note holds the other's
+// (otherSubject). Nil for "The meeting ...", "Two of ...".
 func subjectOf(raw []string) ([]string, bool) {
 	if len(raw) == 0 {
 		return nil, false

@@ -142,7 +142,7 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 		return true, fmt.Sprintf("ended (%q, overlap %.2f)", endCue, overlap)
 	case kind != "" && kind != kindName && overlap >= minValueOverlap && sameSlot(o, n, kind, from, to):
 		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, from, to, overlap)
-	case isChanged && overlap >= minOverlap:
+	case isChanged && overlap >= minOverlap && addsWords(o, n, changeCue):
 		return true, fmt.Sprintf("changed (%q, overlap %.2f)", changeCue, overlap)
 	}
 	if w, ok := n.firstOf(strongEnded); ok && cosine >= strongCueCosine {
@@ -169,6 +169,22 @@ func sameSlot(o, n reading, kind, from, to string) bool {
 					return true
 				}
 			}
+		}
+	}
+	return false
+}
+
+// addsWords reports whether the newer note says something besides the
+// older one's words and the cue: "Rosa lives in Exeter now." says what
+// "Rosa lives in Exeter." said; "now" alone changes nothing.
+func addsWords(o, n reading, cue string) bool {
+	skip := map[string]bool{}
+	for _, w := range strings.Fields(cue) {
+		skip[stem(w)] = true
+	}
+	for w := range n.content {
+		if !o.content[w] && !skip[w] {
+			return true
 		}
 	}
 	return false
