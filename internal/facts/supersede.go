@@ -282,7 +282,7 @@ func overlapOf(o, n reading) float64 {
 // the other lacks: "3pm" / "4pm", "Boston" / "Seattle". Names are
 // compared last, and only names that are not the subject.
 func valueChange(o, n reading) (kind, from, to string) {
-	for _, k := range []string{kindTime, kindPrice, kindNumber, kindDay, kindMonth, kindName} {
+	for _, k := range []string{kindTime, kindPrice, kindNumber, kindNth, kindDay, kindMonth, kindName} {
 		a, b := only(o.values[k], n.values[k]), only(n.values[k], o.values[k])
 		if k == kindName {
 			a, b = without(a, n.subject), without(b, o.subject)
