@@ -100,6 +100,9 @@ type PairResult struct {
 	Supersedes bool    `json:"supersedes"`
 	Reason     string  `json:"reason"`
 	Restates   bool    `json:"restates"`
+	// RestatesWords is the restatement rule's word test alone, without
+	// its cosine floor: what the floor costs.
+	RestatesWords bool `json:"restates_words"`
 }
 
 // SupersedeResults are every pair's verdicts.
@@ -127,6 +130,7 @@ func RunSupersede(ctx context.Context, pairs []SupersedePair, cfg SupersedeConfi
 	res := SupersedeResults{Date: time.Now().UTC().Format("2006-01-02")}
 	for i, p := range pairs {
 		cos := cosine(vecs[2*i], vecs[2*i+1])
+		words := restates(p.New.Text, p.Old.Text)
 		sup, why := factrules.Supersedes(factrules.Note{Text: p.Old.Text, Time: p.Old.Time}, factrules.Note{Text: p.New.Text, Time: p.New.Time}, cos)
 		res.Pairs = append(res.Pairs, PairResult{
 			SupersedePair: p,
@@ -134,7 +138,8 @@ func RunSupersede(ctx context.Context, pairs []SupersedePair, cfg SupersedeConfi
 			Cosine:        cos,
 			Supersedes:    sup,
 			Reason:        why,
-			Restates:      cfg.RestatementSimilarity >= 0 && cos >= cfg.RestatementSimilarity && restates(p.New.Text, p.Old.Text),
+			Restates:      cfg.RestatementSimilarity >= 0 && cos >= cfg.RestatementSimilarity && words,
+			RestatesWords: words,
 		})
 	}
 	return res, nil
@@ -217,9 +222,10 @@ func (r SupersedeResults) Score(h SupersedeHalf, label string, said func(PairRes
 
 func saidSupersedes(p PairResult) bool { return p.Supersedes }
 func saidRestates(p PairResult) bool   { return p.Restates }
+func saidSameWords(p PairResult) bool  { return p.RestatesWords }
 
 // WriteTable writes the figures for people: both rules' precision and
-// recall per half, what each rule said by label (the confusion), and
+// recall per half (the restatement rule also without its cosine floor), what each rule said by label (the confusion), and
 // the supersession rule's recall by shape.
 func (r SupersedeResults) WriteTable(w io.Writer) error {
 	var b strings.Builder
@@ -228,7 +234,7 @@ func (r SupersedeResults) WriteTable(w io.Writer) error {
 	for _, rule := range []struct {
 		name, label string
 		said        func(PairResult) bool
-	}{{"supersedes", LabelSupersede, saidSupersedes}, {"restates", LabelRestate, saidRestates}} {
+	}{{"supersedes", LabelSupersede, saidSupersedes}, {"restates", LabelRestate, saidRestates}, {"restates, words alone", LabelRestate, saidSameWords}} {
 		for _, h := range halves {
 			s := r.Score(h, rule.label, rule.said)
 			fmt.Fprintf(&b, "| %s | %s | %d | %s | %s | %d | %d | %d |\n", rule.name, h.Name, s.N, fig(s.Precision()), fig(s.Recall()), s.TP, s.FP, s.FN)
@@ -240,7 +246,7 @@ func (r SupersedeResults) WriteTable(w io.Writer) error {
 		for _, rule := range []struct {
 			name string
 			said func(PairResult) bool
-		}{{"supersedes", saidSupersedes}, {"restates", saidRestates}} {
+		}{{"supersedes", saidSupersedes}, {"restates", saidRestates}, {"restates, words alone", saidSameWords}} {
 			var cells []string
 			for _, l := range labels {
 				yes, n := 0, 0

@@ -140,3 +140,19 @@ func TestStem(t *testing.T) {
 		}
 	}
 }
+
+// Supersedes reads whatever a caller stored: it never panics, always
+// gives a reason, and gives the same answer twice.
+func FuzzSupersedes(f *testing.F) {
+	f.Add("I'm allergic to penicillin.", "I'm not allergic to penicillin after all.", 0.9)
+	f.Add("Standup is at 9:30.", "Standup is at 10:00 from Monday.", 0.8)
+	f.Add("Max's", "'s 3 pm £ $ v 1st May", 0.5)
+	f.Add("", "", 1.0)
+	f.Fuzz(func(t *testing.T, old, new string, cosine float64) {
+		a, why := Supersedes(Note{Text: old}, Note{Text: new}, cosine)
+		b, again := Supersedes(Note{Text: old}, Note{Text: new}, cosine)
+		if why == "" || a != b || why != again {
+			t.Fatalf("Supersedes(%q, %q, %v) = %v %q, then %v %q", old, new, cosine, a, why, b, again)
+		}
+	})
+}
