@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/mock"
 )
 
@@ -210,5 +211,43 @@ func TestSupersedeScore(t *testing.T) {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// The figures docs/EVALUATION.md gives are what the rules do now with
+// the offline default's vectors: a change to either rule or to the pairs
+// fails here until the table there is run again.
+func TestSupersedeFiguresInEvaluationDoc(t *testing.T) {
+	pairs, err := SupersedePairs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunSupersede(context.Background(), pairs, SupersedeConfig{
+		Embedder:              productOptions(t).Embedder,
+		RestatementSimilarity: memory.DefaultRestatementSimilarity,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := res.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../docs/EVALUATION.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := 0
+	for _, line := range strings.Split(b.String(), "\n") {
+		if !strings.HasPrefix(line, "| supersedes |") && !strings.HasPrefix(line, "| restates") {
+			continue
+		}
+		rows++
+		if !strings.Contains(string(doc), line+"\n") {
+			t.Errorf("docs/EVALUATION.md lacks the row %q (run amem-eval supersede and copy its first table)", line)
+		}
+	}
+	if rows != 12 {
+		t.Errorf("%d rows, want 12:\n%s", rows, b.String())
 	}
 }
