@@ -15,11 +15,12 @@ type Note struct {
 }
 
 // MinCosine is the cosine (of the two notes' embeddings) below which two
-// notes are taken to be about different things and never compared.
-// Chosen on the tuning half of eval/testdata/supersede with use-lite
-// vectors (docs/EVALUATION.md): low, because an update often shares few
-// words with what it updates ("We live in Boston." / "We moved to Seattle
-// in March." is 0.5 or so); the word rules do the rest.
+// notes are taken to be about different things and never compared. Set
+// before the first run and kept: low, because an update often shares few
+// words with what it updates (with use-lite, "We live in Boston." / "We
+// moved to Seattle in March." is 0.45, the lowest of the tuning half's
+// updates in eval/testdata/supersede); the word rules do the rest, and
+// the cosine only spares them pairs about nothing in common.
 const MinCosine = 0.35
 
 // minOverlap is the share of the older note's content words the newer
@@ -86,8 +87,9 @@ var changed = strings.Split("moved|changed|switched|switch|rescheduled|postponed
 // reason says which rule decided, either way.
 //
 // It prefers silence: a plan or possibility, an addition ("too"), a note
-// about someone else, a past event (which stays true of its time) and a
-// restatement are never superseded.
+// about someone else and a past event (which stays true of its time)
+// never supersede, nor does a note that repeats the older one's words with
+// nothing new but a cue ("... now").
 func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if !old.Time.IsZero() && !new.Time.IsZero() && !new.Time.After(old.Time) {
 		return false, "the newer note is not later"
@@ -137,11 +139,15 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	}
 	switch {
 	case kind != "" && (isEnded || isChanged):
-		return true, fmt.Sprintf("new %s: %s -> %s (%q)", kind, from, to, endCue+changeCue)
+		cue := changeCue
+		if isEnded {
+			cue = endCue
+		}
+		return true, fmt.Sprintf("new %s: %s -> %s (%q)", kind, strings.Join(from, ","), strings.Join(to, ","), cue)
 	case isEnded && overlap >= minOverlap:
 		return true, fmt.Sprintf("ended (%q, overlap %.2f)", endCue, overlap)
 	case kind != "" && kind != kindName && overlap >= minValueOverlap && sameSlot(o, n, kind, from, to):
-		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, from, to, overlap)
+		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, strings.Join(from, ","), strings.Join(to, ","), overlap)
 	case isChanged && overlap >= minOverlap && addsWords(o, n, changeCue):
 		return true, fmt.Sprintf("changed (%q, overlap %.2f)", changeCue, overlap)
 	}
@@ -161,9 +167,9 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 // them ("at 9:30" / "at 10:00", "6 people" / "8 people"). Without it a
 // new number is as likely another attribute ("on 14 June" / "has 120
 // guests").
-func sameSlot(o, n reading, kind, from, to string) bool {
-	for _, a := range strings.Split(from, ",") {
-		for _, b := range strings.Split(to, ",") {
+func sameSlot(o, n reading, kind string, from, to []string) bool {
+	for _, a := range from {
+		for _, b := range to {
 			for _, w := range o.around[kind+":"+a] {
 				if slices.Contains(n.around[kind+":"+b], w) {
 					return true
@@ -281,17 +287,17 @@ func overlapOf(o, n reading) float64 {
 // valueChange finds a kind of value both notes give, each with a value
 // the other lacks: "3pm" / "4pm", "Boston" / "Seattle". Names are
 // compared last, and only names that are not the subject.
-func valueChange(o, n reading) (kind, from, to string) {
+func valueChange(o, n reading) (kind string, from, to []string) {
 	for _, k := range []string{kindTime, kindPrice, kindNumber, kindNth, kindDay, kindMonth, kindName} {
 		a, b := only(o.values[k], n.values[k]), only(n.values[k], o.values[k])
 		if k == kindName {
 			a, b = without(a, n.subject), without(b, o.subject)
 		}
 		if len(a) > 0 && len(b) > 0 {
-			return k, strings.Join(a, ","), strings.Join(b, ",")
+			return k, a, b
 		}
 	}
-	return "", "", ""
+	return "", nil, nil
 }
 
 // only returns the values of a that b lacks. A clock time without am or

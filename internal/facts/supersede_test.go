@@ -38,6 +38,7 @@ func TestSupersedes(t *testing.T) {
 		{"place with a cue", "We bank in Exeter.", "We moved our account to Plymouth.", 0.5, true, "new name"},
 		{"ordinal", "The clinic is on the 2nd floor.", "The clinic moved to the 5th floor.", 0.85, true, "new ordinal: 2nd -> 5th"},
 		{"price", "The plot costs £20 a year.", "The plot costs £26 a year now.", 0.9, true, "new price"},
+		{"price with a thousands comma", "The car costs £1,200 a year to insure.", "The car costs £1,450 a year to insure.", 0.9, true, "new price: £1,200 -> £1,450 (overlap"},
 		{"version", "The laptop runs Fedora 38.", "The laptop was upgraded to Fedora 40.", 0.8, true, "new number"},
 		{"a number of another attribute", "The party is on 9 July.", "The party has 40 guests.", 0.8, false, ""},
 		{"one time, two spellings", "Pilates is at 7:00am.", "I go to Pilates at 7:00.", 0.8, false, ""},
