@@ -10,10 +10,16 @@ import (
 )
 
 // A reading is what the rules see of one note: its words, the values it
-// names by kind, its subject and the cue words it carries.
+// names by kind, its subject and whether it is negated.
 type reading struct {
-	words   []string            // lower case, in order, punctuation trimmed
-	content map[string]bool     // stems of the content words, values left out
+	// words are the note's tokens in lower case, in order, punctuation
+	// trimmed; the month May is "may(month)", so that no cue list takes it
+	// for the modal.
+	words []string
+	// content holds the stems of the words that say what the note is
+	// about: no stopword, negation or value but names, which are often
+	// what an attribute is ("Duolingo", "Spanish").
+	content map[string]bool
 	values  map[string][]string // kind (time, price, number, day, month, name) -> values
 	subject []string            // who or what the note is about; "user" for the first person
 	// possessive is set when the subject is "X's N": the N is part of
@@ -56,8 +62,8 @@ var months = set("january february march april may june july august september oc
 // firstPerson words make the user the subject.
 var firstPerson = set("i i'm i've i'd i'll me my mine we we're we've we'd our ours us")
 
-// notNames are capitalised words that name no one: titles, words that
-// begin a sentence after a colon, the pronoun.
+// notNames are capitalised words that name no one: titles, articles and
+// pronouns.
 var notNames = set("i dr mr mrs ms the a an our my we")
 
 // stopwords are left out of the content words that say what attribute a
