@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -41,7 +44,7 @@ func TestCLIErrors(t *testing.T) {
 
 // The help says amem-eval, and lists both verbs.
 func TestCLIHelp(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"locomo", "--help"}, {"suite", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"locomo", "--help"}, {"suite", "--help"}, {"supersede", "--help"}} {
 		var out bytes.Buffer
 		if err := run(context.Background(), args, strings.NewReader(""), &out, &out); err != nil {
 			t.Fatalf("amem-eval %v: %v", args, err)
@@ -52,9 +55,50 @@ func TestCLIHelp(t *testing.T) {
 	}
 	var out bytes.Buffer
 	run(context.Background(), []string{"--help"}, strings.NewReader(""), &out, &out)
-	for _, want := range []string{"locomo", "suite", "--locomo", "--fit-relevance", "--db", "--embedder", "--curator", "--llm"} {
+	for _, want := range []string{"locomo", "suite", "supersede", "--locomo", "--fit-relevance", "--db", "--embedder", "--curator", "--llm"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("amem-eval --help lacks %s:\n%s", want, out.String())
 		}
+	}
+}
+
+// amem-eval supersede scores both rules on the labelled pairs and prints
+// every row of the table; --out writes each pair's verdict. (The lexical
+// embedder keeps the test fast; the figures in docs/EVALUATION.md are
+// use-lite's.)
+func TestSupersedeCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "supersede.json")
+	stdout := mustEval(t, "supersede", "--out", out)
+	for _, want := range []string{
+		"| rule | half | pairs | precision | recall | TP | FP | FN |",
+		"| supersedes | held-out, round 2 | 64 |",
+		"| supersedes | tuning | 237 |",
+		"| restates | held-out | 238 |",
+		"| restates, words alone | tuning | 237 |",
+		"| supersede | negation |",
+		"| compatible | addition |",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	var res struct {
+		Pairs []struct {
+			ID, Label, Reason string
+			Supersedes        bool
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Pairs) != 475 || res.Pairs[0].ID != "p001" || res.Pairs[0].Reason == "" {
+		t.Fatalf("results file: %d pairs, first %+v", len(res.Pairs), res.Pairs[0])
+	}
+	if _, _, err := evalCLI(t, "supersede", "extra"); err == nil || !strings.Contains(err.Error(), "supersede takes no arguments") {
+		t.Errorf("an argument: %v", err)
 	}
 }

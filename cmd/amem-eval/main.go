@@ -1,6 +1,7 @@
 // Command amem-eval is amem's evaluation lab: the suite that scores search
-// on several shapes of memory (bare amem-eval, amem-eval suite) and the
-// LoCoMo benchmark (amem-eval locomo). It is a command of its own so that
+// on several shapes of memory (bare amem-eval, amem-eval suite), the
+// LoCoMo benchmark (amem-eval locomo) and the supersession and
+// restatement rules on labelled pairs (amem-eval supersede). It is a command of its own so that
 // the amem binary does not link package eval and its plotting libraries;
 // it shares amem's global flags, configuration and exit codes through
 // internal/cli. Build it with 'make lab'.
@@ -35,13 +36,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "amem-eval",
-		Short: "measure search: the suite of several memory shapes (default), or LoCoMo",
-		Long:  "amem-eval runs the evaluation suite (amem-eval suite: every set, every mode, one table) or the LoCoMo benchmark (amem-eval locomo).",
+		Short: "measure search: the suite of several memory shapes (default), or LoCoMo; and the supersession rule",
+		Long:  "amem-eval runs the evaluation suite (amem-eval suite: every set, every mode, one table), the LoCoMo benchmark (amem-eval locomo) or the supersession and restatement rules on labelled pairs (amem-eval supersede).",
 	}
 	a.Setup(root, os.Getenv)
 	root.CompletionOptions.DisableDefaultCmd = true
 	suite := a.suiteCmd()
-	root.AddCommand(a.locomoCmd(), suite)
+	root.AddCommand(a.locomoCmd(), a.supersedeCmd(), suite)
 	root.Flags().AddFlagSet(suite.Flags())
 	root.Args, root.PreRun, root.RunE = suite.Args, suite.PreRun, suite.RunE
 	return root

@@ -1,0 +1,13 @@
+// Package facts reads short memories as facts about a subject, enough to
+// tell when a newer memory makes an older one stop being true:
+// Supersedes("I'm allergic to penicillin.", "I'm not allergic to
+// penicillin after all.") is true, with a reason an engineer can check.
+//
+// The rules are offline (word lists, value slots and the two notes'
+// cosine, no model call), and they prefer silence: a note wrongly marked
+// as no longer true hides a fact, which costs more than a missed update.
+// eval/testdata/supersede holds the labelled pairs they are measured on
+// (amem-eval supersede; docs/EVALUATION.md has the figures).
+//
+// Nothing here holds state; every function is safe for concurrent use.
+package facts

@@ -1,0 +1,325 @@
+package facts
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Note is what Supersedes reads of a memory: its text and when it was
+// stored (zero when unknown).
+type Note struct {
+	Text string
+	Time time.Time
+}
+
+// MinCosine is the cosine (of the two notes' embeddings) below which two
+// notes are taken to be about different things and never compared. Set
+// before the first run and kept: low, because an update often shares few
+// words with what it updates (with use-lite, "We live in Boston." / "We
+// moved to Seattle in March." is 0.45, the lowest of the tuning half's
+// updates in eval/testdata/supersede); the word rules do the rest, and
+// the cosine only spares them pairs about nothing in common.
+const MinCosine = 0.35
+
+// minOverlap is the share of the older note's content words the newer
+// must hold for a cue word alone to count ("I stopped training for the
+// Berlin marathon" holds "train", "berlin", "marath" of the older note).
+const minOverlap = 0.5
+
+// minNegationOverlap is the share of the older note's content words
+// the newer must hold when one of them is negated and the other not: a
+// flip of the same sentence ("I'm allergic to penicillin." / "I'm not
+// allergic to penicillin after all."), not a contrary word ("broken" /
+// "doesn't work" restate each other).
+const minNegationOverlap = 0.75
+
+// strongCueCosine is the cosine a strong end cue (strongEnded) needs
+// when the notes share too few words for the other rules.
+const strongCueCosine = 0.6
+
+// minValueOverlap is the share needed when a value changed without a cue
+// ("Standup is at 9:30." / "Standup is at 10:00."): one shared word or
+// more of the attribute, since short notes have few.
+const minValueOverlap = 0.3
+
+// hedges make a note a plan, a wish or a possibility: nothing has changed
+// yet ("We might move to Seattle").
+var hedges = strings.Split("might|may|could|would|should|if|maybe|perhaps|possibly|consider|considering|"+
+	"thinking|wonder|wonders|wondering|whether|plan|plans|planning|planned|want to|wants to|wanted to|"+
+	"hope|hopes|goal|someday|one day|going to|need to|evaluate|ticket|booked|interview", "|")
+
+// additions add a value beside the old one: "I like coffee too".
+var additions = strings.Split("too|also|as well|another|second|both|additionally|in addition", "|")
+
+// ended say a state stopped: after them the older note's state is over.
+var ended = strings.Split("no longer|anymore|any more|used to|stopped|quit|left|cancelled|canceled|"+
+	"gave up|given up|finished|completed|retired|stepped down|fell through|closed|sold|"+
+	"got rid|died|divorced|back from|discharged|came home|took off|off the market|fixed|"+
+	"is over|ended|not anymore", "|")
+
+// resolved say a pending state came to its end: "The visa application is
+// under review." / "The visa application was approved."
+var resolved = strings.Split("approved|rejected|accepted|declined|delivered|collected|resolved|recovered|"+
+	"done|granted|refused|signed|settled", "|")
+
+// strongEnded say outright that the older state is over, so they need
+// no shared words: "Lin used to drive but cycles to work now" ends "Lin
+// commutes by car", with which it shares none.
+var strongEnded = strings.Split("used to|no longer|anymore|any more", "|")
+
+// succession says someone else now holds the role: "Lin took over as
+// team lead for payments" ends "Tariq is the team lead for payments",
+// though the two begin with different people.
+var succession = strings.Split("took over|taken over|taking over|replaced|replaces|instead of|succeeded", "|")
+
+// changed say a value was replaced: "moved to", "changed to", "new".
+var changed = strings.Split("moved|changed|switched|switch|rescheduled|postponed|pushed|slipped|"+
+	"raised|went up|increased|decreased|cut|dropped|upgraded|downgraded|renamed|relocated|"+
+	"took over|passed|replaced|instead|extended|revised|from now on|turned|became|"+
+	"new|now|gone|down to|up to|deprecated|got a|got engaged|got married|arrived", "|")
+
+// Supersedes reports whether new makes old stop being true: the same
+// subject and attribute, and either a negation that flipped, a cue that
+// the old state ended or changed, or a new value of the same kind in the
+// same attribute. cosine is the cosine of the two notes' embeddings. The
+// reason says which rule decided, either way.
+//
+// It prefers silence: a plan or possibility, an addition ("too"), a note
+// about someone else and a past event (which stays true of its time)
+// never supersede, nor does a note that repeats the older one's words with
+// nothing new but a cue ("... now").
+func Supersedes(old, new Note, cosine float64) (bool, string) {
+	if !old.Time.IsZero() && !new.Time.IsZero() && !new.Time.After(old.Time) {
+		return false, "the newer note is not later"
+	}
+	if cosine < MinCosine {
+		return false, fmt.Sprintf("unrelated: cosine %.2f < %.2f", cosine, MinCosine)
+	}
+	o, n := read(old.Text), read(new.Text)
+	if w, ok := n.firstOf(hedges); ok {
+		return false, fmt.Sprintf("a plan or possibility (%q)", w)
+	}
+	if w, ok := n.firstOf(additions); ok {
+		return false, fmt.Sprintf("an addition (%q)", w)
+	}
+	if w, ok := episodic(o); ok {
+		return false, fmt.Sprintf("the older note is a past event (%q)", w)
+	}
+	overlap := overlapOf(o, n)
+	if w, ok := n.firstOf(succession); ok && overlap >= minOverlap {
+		return true, fmt.Sprintf("succession (%q, overlap %.2f)", w, overlap)
+	}
+	if who, ok := otherSubject(o, n); ok {
+		return false, "about someone else: " + who
+	}
+	if o.negated != n.negated && overlap >= minNegationOverlap && len(only(o.all(), n.all())) == 0 {
+		if n.negated {
+			return true, fmt.Sprintf("negated (overlap %.2f)", overlap)
+		}
+		return true, fmt.Sprintf("no longer negated (overlap %.2f)", overlap)
+	}
+	kind, from, to := valueChange(o, n)
+	endCue, isEnded := n.firstOf(ended)
+	if !isEnded {
+		endCue, isEnded = n.firstOf(resolved)
+	}
+	if !isEnded {
+		endCue, isEnded = completed(o, n)
+	}
+	if _, was := o.firstOf(ended); was {
+		// The older note tells of an end already ("Dad quit smoking"):
+		// another end is the same news.
+		isEnded = false
+	}
+	changeCue, isChanged := n.firstOf(changed)
+	if isChanged && (o.has(changeCue) || changeCue == "new" && !newOfOld(o, n)) {
+		isChanged = false
+	}
+	switch {
+	case kind != "" && (isEnded || isChanged):
+		cue := changeCue
+		if isEnded {
+			cue = endCue
+		}
+		return true, fmt.Sprintf("new %s: %s -> %s (%q)", kind, strings.Join(from, ","), strings.Join(to, ","), cue)
+	case isEnded && overlap >= minOverlap:
+		return true, fmt.Sprintf("ended (%q, overlap %.2f)", endCue, overlap)
+	case kind != "" && kind != kindName && overlap >= minValueOverlap && sameSlot(o, n, kind, from, to):
+		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, strings.Join(from, ","), strings.Join(to, ","), overlap)
+	case isChanged && overlap >= minOverlap && addsWords(o, n, changeCue):
+		return true, fmt.Sprintf("changed (%q, overlap %.2f)", changeCue, overlap)
+	}
+	if w, ok := n.firstOf(strongEnded); ok && cosine >= strongCueCosine {
+		if _, was := o.firstOf(strongEnded); !was {
+			return true, fmt.Sprintf("ended (%q, cosine %.2f)", w, cosine)
+		}
+	}
+	if kind != "" {
+		return false, fmt.Sprintf("new %s but another attribute or no cue (overlap %.2f)", kind, overlap)
+	}
+	return false, fmt.Sprintf("no change found (overlap %.2f)", overlap)
+}
+
+// sameSlot reports whether a value that changed without a cue word is
+// the same attribute in both notes: the two values share a word beside
+// them ("at 9:30" / "at 10:00", "6 people" / "8 people"). Without it a
+// new number is as likely another attribute ("on 14 June" / "has 120
+// guests").
+func sameSlot(o, n reading, kind string, from, to []string) bool {
+	for _, a := range from {
+		for _, b := range to {
+			for _, w := range o.around[kind+":"+a] {
+				if slices.Contains(n.around[kind+":"+b], w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// addsWords reports whether the newer note says something besides the
+// older one's words and the cue: "Rosa lives in Exeter now." says what
+// "Rosa lives in Exeter." said; "now" alone changes nothing.
+func addsWords(o, n reading, cue string) bool {
+	skip := map[string]bool{}
+	for _, w := range strings.Fields(cue) {
+		skip[stem(w)] = true
+	}
+	for w := range n.content {
+		if !o.content[w] && !skip[w] {
+			return true
+		}
+	}
+	return false
+}
+
+// newOfOld reports whether "new" in the newer note qualifies something
+// the older one names ("My new manager" after "My manager"): "The new
+// curtains" after "The sofa" is another thing, not a change.
+func newOfOld(o, n reading) bool {
+	for i, w := range n.lower {
+		if w == "new" && i+1 < len(n.lower) && o.content[stem(strings.TrimSuffix(n.lower[i+1], "'s"))] {
+			return true
+		}
+	}
+	return false
+}
+
+// completed finds an action the older note has under way ("is
+// recovering", "are renovating") that the newer tells as done ("has
+// recovered").
+func completed(o, n reading) (string, bool) {
+	for i, w := range o.lower {
+		if i == 0 || !strings.HasSuffix(w, "ing") || !slices.Contains([]string{"is", "are", "am", "i'm", "we're", "they're", "he's", "she's"}, o.lower[i-1]) {
+			continue
+		}
+		for _, v := range n.lower {
+			if strings.HasSuffix(v, "ed") && stem(v) == stem(w) {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// pastEvent words make a note about something that happened: "I was sick
+// on Monday" stays true after "I was sick on Thursday".
+var pastEvent = strings.Split("was|were|had|went|ran|met|paid|read|lost|yesterday|last night|"+
+	"last week|last year|last year's|this morning|tonight|today|first|got|bought|made|took|saw|gave|came|did", "|")
+
+func episodic(r reading) (string, bool) { return r.firstOf(pastEvent) }
+
+// otherSubject reports whether the notes are about different people or
+// things: each names its subject and neither subject is a word of the
+// other note ("Hannah lives in Leeds." / "Ben lives in Manchester."), or
+// one is the user and the other begins with a name the user's note does
+// not hold ("I weigh 82 kg." / "Elena weighs 61 kg."). An owner's thing is
+// not its owner: "Tariq works nights" is not about "Tariq's wife".
+func otherSubject(o, n reading) (string, bool) {
+	if len(o.subject) == 0 || len(n.subject) == 0 {
+		return "", false
+	}
+	if slices.Equal(o.subject, n.subject) {
+		return "", false
+	}
+	// A subject is in a note that names it, or, for the user, that
+	// speaks in the first person ("Gino's closed, so our go-to pizza
+	// place is ..." is the user's).
+	in := func(subj []string, r reading) bool {
+		w := subj[0]
+		if w == "user" {
+			return r.firstPerson()
+		}
+		return r.has(w) || r.has(w+"'s") || r.content[w]
+	}
+	switch {
+	case o.possessive != n.possessive && o.subject[0] == n.subject[0]:
+		// "Tariq" against "Tariq's wife": the same owner, another person,
+		// unless the thing owned is in both ("Max's vet" / "Max ... vet").
+		if o.possessive && !n.content[o.subject[len(o.subject)-1]] || n.possessive && !o.content[n.subject[len(n.subject)-1]] {
+			return strings.Join(o.subject, " ") + " / " + strings.Join(n.subject, " "), true
+		}
+		return "", false
+	case in(o.subject, n) || in(n.subject, o):
+		return "", false
+	}
+	return strings.Join(o.subject, " ") + " / " + strings.Join(n.subject, " "), true
+}
+
+// overlapOf is the share of the older note's content words that the
+// newer holds: how much of the attribute they share.
+func overlapOf(o, n reading) float64 {
+	if len(o.content) == 0 {
+		return 0
+	}
+	k := 0
+	for w := range o.content {
+		if n.content[w] {
+			k++
+		}
+	}
+	return float64(k) / float64(len(o.content))
+}
+
+// valueChange finds a kind of value both notes give, each with a value
+// the other lacks: "3pm" / "4pm", "Boston" / "Seattle". Names are
+// compared last, and only names that are not the subject.
+func valueChange(o, n reading) (kind string, from, to []string) {
+	for _, k := range []string{kindTime, kindPrice, kindNumber, kindNth, kindDay, kindMonth, kindName} {
+		a, b := only(o.values[k], n.values[k]), only(n.values[k], o.values[k])
+		if k == kindName {
+			a, b = without(a, n.subject), without(b, o.subject)
+		}
+		if len(a) > 0 && len(b) > 0 {
+			return k, a, b
+		}
+	}
+	return "", nil, nil
+}
+
+// only returns the values of a that b lacks. A clock time without am or
+// pm matches one with either ("6:30" is "6:30am").
+func only(a, b []string) []string {
+	var out []string
+	for _, v := range a {
+		if !slices.ContainsFunc(b, func(w string) bool { return sameValue(v, w) }) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func sameValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	bare := func(t string) string { return strings.TrimSuffix(strings.TrimSuffix(t, "am"), "pm") }
+	return strings.Contains(a, ":") && strings.Contains(b, ":") && bare(a) == bare(b) && (bare(a) == a || bare(b) == b)
+}
+
+func without(a, drop []string) []string {
+	return only(a, drop)
+}
