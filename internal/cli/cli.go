@@ -26,8 +26,8 @@ import (
 const (
 	ExitOK       = 0
 	ExitError    = 1
-	ExitUsage    = 2 // bad flags or input
-	ExitNotFound = 3
+	ExitUsage    = 2 // bad flags or input, an embedder the namespace refuses
+	ExitNotFound = 3 // a note, a namespace or the database is not there
 )
 
 // Main runs a command: run gets the process's arguments and streams and a
