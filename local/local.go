@@ -78,6 +78,12 @@ type Config struct {
 	Log io.Writer
 	// Logger for warnings (default slog.Default()).
 	Logger *slog.Logger
+	// DeferEmbedder makes use-lite load its model (about 2 s and 190 MB)
+	// at the first call that embeds, not at Open: a caller that only
+	// reads notes never reads the model files. A model that is missing or
+	// damaged is then reported by that call (default false: Open loads it
+	// and fails at once).
+	DeferEmbedder bool
 	// NoRanker leaves hybrid search in fusion's order: without it, the
 	// learned ranker that suits the embedder (Ranker) re-orders the
 	// candidates unless Options.Ranker names another.
@@ -124,6 +130,9 @@ func NewEmbedder(ctx context.Context, cfg Config) (amem.Embedder, error) {
 		if log == nil {
 			log = os.Stderr
 		}
+		if cfg.DeferEmbedder {
+			return &deferredModel{dir: dir, log: log}, nil
+		}
 		return uselite.Ensure(ctx, dir, log)
 	case EmbedderLexical:
 		return lexical.New(nil), nil
@@ -131,7 +140,7 @@ func NewEmbedder(ctx context.Context, cfg Config) (amem.Embedder, error) {
 	if model, ok := strings.CutPrefix(cfg.Embedder, "openai:"); ok && model != "" {
 		return newOpenAIEmbedder(ctx, model, cfg.EmbedEndpoint)
 	}
-	return nil, fmt.Errorf("unknown embedder %q; use %q (default), %q or openai:MODEL", cfg.Embedder, EmbedderUSELite, EmbedderLexical)
+	return nil, fmt.Errorf("%w: unknown embedder %q; use %q (default), %q or openai:MODEL", amem.ErrInvalid, cfg.Embedder, EmbedderUSELite, EmbedderLexical)
 }
 
 // NewCurator returns the curator cfg.CuratorName() names: "llm", "offline"
@@ -159,7 +168,7 @@ func NewCurator(cfg Config, emb amem.Embedder) (amem.Curator, error) {
 		}
 		return llmcurator.New(llm, &llmcurator.Options{Logger: cfg.Logger, Connect: cfg.ConnectCalls, MaxTokens: cfg.LLMMaxTokens}), nil
 	default:
-		return nil, fmt.Errorf("unknown curator %q; use %q, %q or %q", name, CuratorOffline, CuratorLLM, CuratorNone)
+		return nil, fmt.Errorf("%w: unknown curator %q; use %q, %q or %q", amem.ErrInvalid, name, CuratorOffline, CuratorLLM, CuratorNone)
 	}
 }
 

@@ -76,10 +76,10 @@ func TestOpenDefaultStack(t *testing.T) {
 
 func TestConfigErrors(t *testing.T) {
 	ctx := context.Background()
-	if _, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "m.db"), Embedder: "word2vec"}); err == nil || !strings.Contains(err.Error(), "use-lite") {
+	if _, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "m.db"), Embedder: "word2vec"}); !errors.Is(err, amem.ErrInvalid) || !strings.Contains(err.Error(), "use-lite") {
 		t.Fatalf("unknown embedder: %v", err)
 	}
-	if _, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "m.db"), Embedder: EmbedderLexical, Curator: "gpt"}); err == nil || !strings.Contains(err.Error(), "offline") {
+	if _, err := Open(ctx, Config{Path: filepath.Join(t.TempDir(), "m.db"), Embedder: EmbedderLexical, Curator: "gpt"}); !errors.Is(err, amem.ErrInvalid) || !strings.Contains(err.Error(), "offline") {
 		t.Fatalf("unknown curator: %v", err)
 	}
 	if _, err := Open(ctx, Config{Embedder: EmbedderLexical}); !errors.Is(err, amem.ErrInvalid) {

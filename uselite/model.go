@@ -20,6 +20,10 @@ const (
 	TarballSHA256  = "3855ea6772d2f1537abb3c1095ff03f081f740bbc293f7e9aacb465d50b677ed"
 )
 
+// Dimensions is the pinned model's embedding width, known without loading
+// it (Model.Dimensions reads it from the graph).
+const Dimensions = 512
+
 // ModelName is the embedder's name, as stored with every vector it makes
 // (Model.Name) and as amem version reports it.
 const ModelName = "use-lite@" + PackageVersion

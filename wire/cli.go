@@ -38,3 +38,15 @@ func LinkedNoteOf(self string, nb amem.Neighbor) LinkedNote {
 	}
 	return LinkedNote{Link: LinkOf(nb.Link), Direction: dir, Note: NoteOf(nb.Note)}
 }
+
+// NamespaceSummary is a namespace with the number of notes it holds:
+// amem namespaces --json.
+type NamespaceSummary struct {
+	NamespaceInfo
+	Notes int `json:"notes" jsonschema:"how many notes it holds"`
+}
+
+// NamespaceSummaryOf is i holding notes notes.
+func NamespaceSummaryOf(i amem.NamespaceInfo, notes int) NamespaceSummary {
+	return NamespaceSummary{NamespaceInfo: NamespaceInfoOf(i), Notes: notes}
+}

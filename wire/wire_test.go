@@ -48,6 +48,7 @@ func shapes() []shape {
 		{"note_detail", wire.NoteDetailOf(fullNote(), true, []amem.UsageTotal{fullUsageTotal()}),
 			wire.NoteDetailOf(amem.Note{}, true, nil)},
 		{"linked_note", wire.LinkedNoteOf(noteID, fullNeighbor()), wire.LinkedNoteOf(noteID, amem.Neighbor{})},
+		{"namespace_summary", wire.NamespaceSummaryOf(fullNamespaceInfo(), 3), wire.NamespaceSummaryOf(amem.NamespaceInfo{}, 0)},
 	}
 }
 

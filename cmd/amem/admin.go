@@ -21,6 +21,12 @@ func (a *app) exportCmd() *cobra.Command {
   amem import --db other.db < memory.jsonl`,
 		Args: exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Counting first checks the database is there, before the
+			// output file is created.
+			total, err := a.noteCount(a.namespace)
+			if err != nil {
+				return err
+			}
 			w := a.stdout
 			if file != "" {
 				f, err := os.Create(file)
@@ -30,19 +36,20 @@ func (a *app) exportCmd() *cobra.Command {
 				defer f.Close()
 				w = f
 			}
-			total, err := a.noteCount(a.namespace)
-			if err != nil {
-				return err
-			}
 			bar := a.newBar("exporting notes", total, exportStep)
 			defer bar.Stop()
 			return a.withMemory(func(mem *memory.Memory) error {
+				if a.namespace != "" {
+					if err := a.knownNamespace(mem, a.namespace); err != nil {
+						return err
+					}
+				}
 				n, err := mem.Export(a.ctx, lineCounter{w, bar}, a.namespace)
 				if err != nil {
 					return err
 				}
 				bar.Done()
-				fmt.Fprintf(a.stderr, "exported %d notes\n", n)
+				fmt.Fprintf(a.stderr, "exported %s\n", count(n, "note"))
 				return nil
 			})
 		},
@@ -64,7 +71,17 @@ func (a *app) statsCmd() *cobra.Command {
 		Short: "count notes, links, enrichment states and model tokens per namespace",
 		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.namespace != "" {
+				if err := amem.ValidNamespace(a.namespace); err != nil {
+					return err
+				}
+			}
 			return a.withMemory(func(mem *memory.Memory) error {
+				if a.namespace != "" {
+					if err := a.knownNamespace(mem, a.namespace); err != nil {
+						return err
+					}
+				}
 				st, err := mem.Stats(a.ctx, a.namespace)
 				if err != nil {
 					return err
@@ -76,9 +93,9 @@ func (a *app) statsCmd() *cobra.Command {
 					fmt.Fprintln(a.stdout, "no notes yet")
 				}
 				for _, s := range st {
-					fmt.Fprintf(a.stdout, "%s: %d notes (%d done, %d pending, %d failed), %d links, embedder %s (%d-d)\n",
-						s.Namespace, s.Notes, s.ByState[amem.EnrichDone], s.ByState[amem.EnrichPending], s.ByState[amem.EnrichFailed],
-						s.Links, s.Embedder, s.Dimensions)
+					fmt.Fprintf(a.stdout, "%s: %s (%d done, %d pending, %d failed), %s, embedder %s (%d-d)\n",
+						s.Namespace, count(s.Notes, "note"), s.ByState[amem.EnrichDone], s.ByState[amem.EnrichPending], s.ByState[amem.EnrichFailed],
+						count(s.Links, "link"), s.Embedder, s.Dimensions)
 					if p, err := mem.SearchProfile(a.ctx, s.Namespace, ""); err == nil {
 						fmt.Fprintf(a.stdout, "  search profile %s\n", p.Reason())
 					}
@@ -86,8 +103,8 @@ func (a *app) statsCmd() *cobra.Command {
 						fmt.Fprintf(a.stdout, "  tokens: %d prompt + %d completion\n", s.Tokens.PromptTokens, s.Tokens.CompletionTokens)
 					}
 					for _, u := range s.Usage {
-						fmt.Fprintf(a.stdout, "  %s: %d calls, %d prompt + %d completion tokens (%.0f per call)\n",
-							u.Operation, u.Calls, u.PromptTokens, u.CompletionTokens,
+						fmt.Fprintf(a.stdout, "  %s: %s, %d prompt + %d completion tokens (%.0f per call)\n",
+							u.Operation, count(u.Calls, "call"), u.PromptTokens, u.CompletionTokens,
 							float64(u.PromptTokens+u.CompletionTokens)/float64(max(u.Calls, 1)))
 					}
 				}
@@ -109,6 +126,9 @@ func (a *app) enrichCmd() *cobra.Command {
 			if retry == (len(args) == 1) || len(args) > 1 {
 				return usagef("give either one note ID or --retry")
 			}
+			if limit < 0 {
+				return usagef("--limit %d: use a number of notes, or 0 for all", limit)
+			}
 			if err := a.checkLLM(false, nil); err != nil {
 				return err
 			}
@@ -123,7 +143,7 @@ func (a *app) enrichCmd() *cobra.Command {
 				if a.jsonOut {
 					return a.printJSON(wire.NoteOf(n))
 				}
-				fmt.Fprintf(a.stdout, "enriched %s: %d links\n", n.ID, len(n.Links))
+				fmt.Fprintf(a.stdout, "enriched %s: %s\n", n.ID, count(len(n.Links), "link"))
 				return nil
 			})
 		},
@@ -203,7 +223,7 @@ func (a *app) reembedCmd() *cobra.Command {
 				if a.jsonOut {
 					return a.printJSON(map[string]any{"namespace": a.namespace, "reembedded": n, "embedder": mem.Embedder().Name()})
 				}
-				fmt.Fprintf(a.stdout, "re-embedded %d notes of %s with %s\n", n, a.namespace, mem.Embedder().Name())
+				fmt.Fprintf(a.stdout, "re-embedded %s of %s with %s\n", count(n, "note"), a.namespace, mem.Embedder().Name())
 				return nil
 			})
 		},

@@ -47,6 +47,9 @@ the database is sound, 1 when it found a fault. It takes about 1 s per
 				return usagef("amem check reads a SQLite file, and --db names a PostgreSQL database (%s); "+
 					"PostgreSQL checks its own pages (see its amcheck module)", local.ShowDB(a.Cfg.Path))
 			}
+			if err := a.checkDB(true); err != nil {
+				return err
+			}
 			r, err := sqlite.Check(a.ctx, a.Cfg.Path)
 			if err != nil {
 				return err
@@ -60,14 +63,14 @@ the database is sound, 1 when it found a fault. It takes about 1 s per
 					fmt.Fprintln(a.stdout, f)
 				}
 				if r.Unlisted > 0 {
-					fmt.Fprintf(a.stdout, "... and %d more faults (at most 100 are listed per check)\n", r.Unlisted)
+					fmt.Fprintf(a.stdout, "... and %s more (at most 100 are listed per check)\n", count(r.Unlisted, "fault"))
 				}
-				counts := strings.Join([]string{checkCount(r.Namespaces, "namespace"), checkCount(r.Notes, "note"),
-					checkCount(r.Versions, "version"), checkCount(r.Links, "link")}, ", ")
+				counts := strings.Join([]string{count(r.Namespaces, "namespace"), count(r.Notes, "note"),
+					count(r.Versions, "version"), count(r.Links, "link")}, ", ")
 				if r.OK() {
 					fmt.Fprintf(a.stdout, "ok: %s\n", counts)
 				} else {
-					fmt.Fprintf(a.stdout, "%s (%s)\n", checkCount(len(r.Faults)+r.Unlisted, "fault"), counts)
+					fmt.Fprintf(a.stdout, "%s (%s)\n", count(len(r.Faults)+r.Unlisted, "fault"), counts)
 				}
 			}
 			if !r.OK() {
@@ -76,12 +79,4 @@ the database is sound, 1 when it found a fault. It takes about 1 s per
 			return nil
 		},
 	}
-}
-
-// checkCount is "1 note", "2 notes".
-func checkCount(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

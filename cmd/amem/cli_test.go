@@ -142,7 +142,23 @@ func TestCLIErrors(t *testing.T) {
 		{"bad version", []string{"restore", "--db", db, "01ARZ3NDEKTSV4RRFFQ69G5FAV", "x"}, exitUsage, "positive number"},
 		{"bad namespace", []string{"add", "--db", db, "-n", "a/b", "x"}, exitUsage, "namespace"},
 		{"enrich both", []string{"enrich", "--db", db}, exitUsage, "--retry"},
-		{"bad embedder", []string{"add", "--db", db, "x", "--embedder", "nope"}, exitError, "unknown embedder"},
+		{"bad embedder", []string{"add", "--db", db, "x", "--embedder", "nope"}, exitUsage, "unknown embedder"},
+		{"bad curator", []string{"add", "--db", db, "x", "--curator", "nope"}, exitUsage, "unknown curator"},
+		{"unknown command", []string{"serch", "--db", db, "x"}, exitUsage, `unknown command "serch"`},
+		// The HTTP API's bounds, checked before the database or the model
+		// is opened.
+		{"k zero", []string{"search", "--db", db, "--k", "0", "x"}, exitUsage, "--k 0: use a number of hits from 1 to 1000"},
+		{"k negative", []string{"search", "--db", db, "--k", "-3", "x"}, exitUsage, "--k -3"},
+		{"k too large", []string{"search", "--db", db, "--k", "1001", "x"}, exitUsage, "--k 1001"},
+		{"links per hit", []string{"search", "--db", db, "--links-per-hit", "-2", "x"}, exitUsage, "--links-per-hit -2"},
+		{"link budget", []string{"search", "--db", db, "--link-budget", "-5", "x"}, exitUsage, "--link-budget -5"},
+		{"link order", []string{"search", "--db", db, "--link-order", "sideways", "x"}, exitUsage, `--link-order "sideways"`},
+		{"list limit zero", []string{"list", "--db", db, "--limit", "0"}, exitUsage, "--limit 0: use a number of notes from 1 to 1000"},
+		{"list limit large", []string{"list", "--db", db, "--limit", "5000"}, exitUsage, "--limit 5000"},
+		{"list state", []string{"list", "--db", db, "--state", "bogus"}, exitUsage, `--state "bogus": use pending, done or failed`},
+		{"stats namespace", []string{"stats", "--db", db, "-n", "a/b"}, exitUsage, "namespace"},
+		{"list namespace", []string{"list", "--db", db, "-n", "a/b"}, exitUsage, "namespace"},
+		{"enrich limit", []string{"enrich", "--db", db, "--retry", "--limit", "-1"}, exitUsage, "--limit -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out, errb bytes.Buffer
@@ -321,7 +337,7 @@ func TestCLIReembed(t *testing.T) {
 	if _, _, err := amemCLI(t, "", "reembed", "--db", db); exitCode(err, &bytes.Buffer{}) != exitUsage {
 		t.Fatalf("reembed without a namespace: %v", err)
 	}
-	if got := mustCLI(t, "", "reembed", "--db", db, "-n", "ns"); !strings.Contains(got, "re-embedded 1 notes of ns") {
+	if got := mustCLI(t, "", "reembed", "--db", db, "-n", "ns"); !strings.Contains(got, "re-embedded 1 note of ns") {
 		t.Fatalf("reembed: %q", got)
 	}
 }
@@ -354,7 +370,7 @@ func TestCLIImportPlainLines(t *testing.T) {
 	if err := os.WriteFile(file, []byte(lines), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if out := mustCLI(t, "", "import", "--db", db, "-f", file, "--namespace", "p"); !strings.Contains(out, "added 2 new notes") || !strings.Contains(out, "1 duplicate lines skipped") {
+	if out := mustCLI(t, "", "import", "--db", db, "-f", file, "--namespace", "p"); !strings.Contains(out, "added 2 new notes") || !strings.Contains(out, "1 duplicate line skipped") {
 		t.Fatalf("first import: %q", out)
 	}
 	if out := mustCLI(t, "", "import", "--db", db, "-f", file, "--namespace", "p"); !strings.Contains(out, "added 0 new notes") || !strings.Contains(out, "3 duplicate lines skipped") {

@@ -69,10 +69,10 @@ func (a *app) enrichRetry(limit int) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(a.stdout, "enriched %d notes, %d failed\n", done, failed)
+		fmt.Fprintf(a.stdout, "enriched %s, %d failed\n", count(done, "note"), failed)
 	}
 	if failed > 0 {
-		return fmt.Errorf("%d notes failed again; first error: %w", failed, first)
+		return fmt.Errorf("%s failed again; first error: %w", count(failed, "note"), first)
 	}
 	return nil
 }

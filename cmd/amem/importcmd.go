@@ -119,7 +119,7 @@ file twice adds nothing twice. New notes are enriched after.`,
 				return err
 			}
 			defer r.Close()
-			return a.withMemory(func(mem *memory.Memory) error {
+			return a.withNewMemory(func(mem *memory.Memory) error {
 				var st memory.ImportStats
 				var err error
 				if from == fromAmem {
@@ -188,6 +188,9 @@ func textPieces(data []byte, split, file, ns string, bad *badInput) []piece {
 		md := map[string]string{"source_line": strconv.Itoa(tp.line)}
 		if file != "" {
 			md["source"] = filepath.Base(file)
+		}
+		if tp.section != "" {
+			md["section"] = tp.section
 		}
 		out = append(out, piece{pos: tp.line, line: plainImport{Content: tp.text, Namespace: ns, Metadata: md}})
 	}
@@ -270,7 +273,7 @@ func (a *app) importBatches(mem *memory.Memory, pieces []piece) (memory.ImportSt
 		}
 		st, err := mem.Import(a.ctx, bytes.NewReader(lines), memory.ImportOptions{Namespace: a.ns()})
 		if err != nil {
-			return total, fmt.Errorf("after %d new notes were stored: %w", total.Added, err)
+			return total, fmt.Errorf("after %s stored: %w", count(total.Added, "new note"), err)
 		}
 		total.Added += st.Added
 		total.Duplicates += st.Duplicates
@@ -287,9 +290,10 @@ func (a *app) printImportStats(st memory.ImportStats, dryRun bool) error {
 	if dryRun {
 		fmt.Fprint(a.stdout, "dry run, nothing written: would have ")
 	}
-	fmt.Fprintf(a.stdout, "restored %d notes and %d links, added %d new notes, %d already present", st.Restored, st.Links, st.Added, st.Unchanged)
+	fmt.Fprintf(a.stdout, "restored %s and %s, added %s, %d already present",
+		count(st.Restored, "note"), count(st.Links, "link"), count(st.Added, "new note"), st.Unchanged)
 	if st.Duplicates > 0 {
-		fmt.Fprintf(a.stdout, ", %d duplicate lines skipped", st.Duplicates)
+		fmt.Fprintf(a.stdout, ", %s skipped", count(st.Duplicates, "duplicate line"))
 	}
 	if st.Reembedded > 0 {
 		fmt.Fprintf(a.stdout, ", re-embedded %d (made by another embedder)", st.Reembedded)
@@ -324,11 +328,7 @@ func (b *badInput) total() int { return len(b.items) + b.unlisted }
 func (b *badInput) Error() string {
 	items := slices.SortedFunc(slices.Values(b.items), func(x, y badItem) int { return x.pos - y.pos })
 	var s strings.Builder
-	unit := b.unit + "s"
-	if b.total() == 1 {
-		unit = b.unit
-	}
-	fmt.Fprintf(&s, "%v: %d bad %s, nothing was imported:", amem.ErrInvalid, b.total(), unit)
+	fmt.Fprintf(&s, "%v: %s, nothing was imported:", amem.ErrInvalid, count(b.total(), "bad "+b.unit))
 	for _, it := range items[:min(len(items), maxBadListed)] {
 		fmt.Fprintf(&s, "\n  %s: %s", posName(b.unit, it.pos, it.ref), strings.TrimPrefix(it.err.Error(), amem.ErrInvalid.Error()+": "))
 	}

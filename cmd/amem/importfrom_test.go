@@ -136,25 +136,25 @@ func TestImportMem0NamespaceFlag(t *testing.T) {
 // note per line. Either way a second import adds nothing.
 func TestImportMarkdown(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "a.db")
-	if st := importStats(t, db, "--namespace", "trip", "--from", "text", testdata("notes.md")); st.Added != 6 {
-		t.Fatalf("paragraphs: %+v, want 6 added", st)
+	if st := importStats(t, db, "--namespace", "trip", "--from", "text", testdata("notes.md")); st.Added != 4 {
+		t.Fatalf("paragraphs: %+v, want 4 added", st)
 	}
 	var got []string
 	for _, n := range exportNotes(t, db) {
-		got = append(got, n.Metadata["source"]+":"+n.Metadata["source_line"]+" "+n.Content)
+		got = append(got, n.Metadata["source"]+":"+n.Metadata["source_line"]+" ["+n.Metadata["section"]+"] "+n.Content)
 	}
+	// A heading opens its section's first paragraph; every paragraph of
+	// the section records it.
 	want := []string{
-		"notes.md:13 Caroline said the view from the\ncastle was the best of the trip.",
-		"notes.md:6 Food",
-		"notes.md:8 Pastéis de nata at Manteigaria, **twice** a day\nGrilled sardines near the river\nA [tram 28](https://example.com/28) ride\nSent postcards home",
-		"notes.md:1 Trip to Lisbon",
-		"notes.md:3 We flew to Lisbon on 3 May 2024 and stayed\nin Alfama for a week.",
-		"notes.md:18 ```\nplan:\n\n  day 1 -> castle\n```",
+		"notes.md:13 [Food] Caroline said the view from the\ncastle was the best of the trip.",
+		"notes.md:6 [Food] Food\nPastéis de nata at Manteigaria, **twice** a day\nGrilled sardines near the river\nA [tram 28](https://example.com/28) ride\nSent postcards home",
+		"notes.md:1 [Trip to Lisbon] Trip to Lisbon\nWe flew to Lisbon on 3 May 2024 and stayed\nin Alfama for a week.",
+		"notes.md:18 [Food] ```\nplan:\n\n  day 1 -> castle\n```",
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("paragraph notes:\n%q\nwant\n%q", got, want)
 	}
-	if st := importStats(t, db, "--namespace", "trip", "--from", "text", testdata("notes.md")); st.Added != 0 || st.Duplicates != 6 {
+	if st := importStats(t, db, "--namespace", "trip", "--from", "text", testdata("notes.md")); st.Added != 0 || st.Duplicates != 4 {
 		t.Fatalf("again: %+v", st)
 	}
 

@@ -16,7 +16,9 @@ import (
 // TestJSONErrors: under --json an error is one JSON object on stderr, with
 // the exit status it always had; stdout stays empty.
 func TestJSONErrors(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "e.db")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "e.db")
+	mustCLI(t, "", "add", "--db", db, "--curator", "none", "x") // a note not found, not a database
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -30,7 +32,8 @@ func TestJSONErrors(t *testing.T) {
 		{"missing argument", []string{"add", "--db", db, "--json"}, exitUsage, "usage", "needs the memory's text"},
 		{"bad input", []string{"add", "--db", db, "--json", "--time", "yesterday", "x"}, exitUsage, "invalid", "RFC 3339"},
 		{"not found", []string{"show", "--db", db, "--json", "01ARZ3NDEKTSV4RRFFQ69G5FAV"}, exitNotFound, "not_found", "amem list"},
-		{"other", []string{"add", "--db", db, "--json", "x", "--embedder", "nope"}, exitError, "error", "unknown embedder"},
+		{"unknown embedder", []string{"add", "--db", db, "--json", "x", "--embedder", "nope"}, exitUsage, "invalid", "unknown embedder"},
+		{"other", []string{"export", "--db", db, "--json", "-o", filepath.Join(dir, "no", "out.jsonl")}, exitError, "error", "no such file"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			args := tc.args
@@ -78,6 +81,7 @@ func TestJSONErrors(t *testing.T) {
 // stderr are what a program sees.
 func TestJSONErrorProcess(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "p.db")
+	mustCLI(t, "", "add", "--db", db, "--curator", "none", "x")
 	cmd := amemCommand(t, nil, "show", "--db", db, "--json", "01ARZ3NDEKTSV4RRFFQ69G5FAV")
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb

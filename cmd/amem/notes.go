@@ -33,7 +33,7 @@ func (a *app) addCmd() *cobra.Command {
 			content := args[0]
 			if content == "-" {
 				var err error
-				if content, err = a.readContent(); err != nil {
+				if content, err = a.readContent("add -"); err != nil {
 					return err
 				}
 			}
@@ -48,7 +48,7 @@ func (a *app) addCmd() *cobra.Command {
 			if err := a.checkLLM(false, nil); err != nil {
 				return err
 			}
-			return a.withMemory(func(mem *memory.Memory) error {
+			return a.withNewMemory(func(mem *memory.Memory) error {
 				n, err := mem.Add(a.ctx, amem.AddRequest{
 					Namespace: a.ns(), Content: content, EventTime: ev,
 					Keywords: keywords, Tags: tags, Metadata: md,
@@ -114,7 +114,23 @@ func (a *app) listCmd() *cobra.Command {
 		Short: "list a namespace's notes, oldest first",
 		Args:  exactArgs(0, ""),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// The HTTP API's bounds (GET .../notes), checked before
+			// anything is opened.
+			if limit < 1 || limit > maxListLimit {
+				return usagef("--limit %d: use a number of notes from 1 to %d", limit, maxListLimit)
+			}
+			switch amem.EnrichState(state) {
+			case "", amem.EnrichPending, amem.EnrichDone, amem.EnrichFailed:
+			default:
+				return usagef("--state %q: use pending, done or failed", state)
+			}
+			if err := amem.ValidNamespace(a.ns()); err != nil {
+				return err
+			}
 			return a.withMemory(func(mem *memory.Memory) error {
+				if err := a.knownNamespace(mem, a.ns()); err != nil {
+					return err
+				}
 				notes, err := mem.List(a.ctx, a.ns(), amem.ListQuery{After: after, Limit: limit, State: amem.EnrichState(state)})
 				if err != nil {
 					return err
@@ -138,6 +154,10 @@ func (a *app) listCmd() *cobra.Command {
 	f.StringVar(&state, "state", "", "only notes in this enrichment state: pending, done or failed")
 	return c
 }
+
+// maxListLimit is the most notes a page of list holds, as in the HTTP
+// API.
+const maxListLimit = 1000
 
 func (a *app) deleteCmd() *cobra.Command {
 	return &cobra.Command{
@@ -215,7 +235,8 @@ func (a *app) historyCmd() *cobra.Command {
 							fmt.Fprintf(a.stdout, "    %s = %s\n", c.Field, oneLine(c.New, 100))
 							continue
 						}
-						fmt.Fprintf(a.stdout, "    %s: %s -> %s\n", c.Field, oneLine(c.Old, 60), oneLine(c.New, 60))
+						old, new := changedParts(c.Old, c.New, 60)
+						fmt.Fprintf(a.stdout, "    %s: %s -> %s\n", c.Field, old, new)
 					}
 				}
 				return nil
@@ -294,17 +315,18 @@ func sortedPairs(m map[string]string) iter.Seq2[string, string] {
 	}
 }
 
-// readContent reads a note's text from standard input (amem add -), one
-// trailing newline (what echo and most editors add) dropped. Add checks
-// its length; reading stops a little past any length it accepts.
-func (a *app) readContent() (string, error) {
+// readContent reads a note's text from standard input (amem add -, edit
+// --content -, what names), one trailing newline (what echo and most
+// editors add) dropped. Add and Update check its length; reading stops a
+// little past any length they accept.
+func (a *app) readContent(what string) (string, error) {
 	b, err := io.ReadAll(io.LimitReader(a.stdin, 16<<20))
 	if err != nil {
 		return "", fmt.Errorf("reading the text from standard input: %w", err)
 	}
 	text := strings.TrimSuffix(strings.TrimSuffix(string(b), "\n"), "\r")
 	if strings.TrimSpace(text) == "" {
-		return "", usagef("add -: standard input holds no text")
+		return "", usagef("%s: standard input holds no text", what)
 	}
 	return text, nil
 }

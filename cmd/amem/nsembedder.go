@@ -48,8 +48,9 @@ func (a *app) recordedEmbedder(ns, id string) (string, error) {
 		info, err = tx.Namespace(ns)
 		return err
 	})
-	if errors.Is(err, amem.ErrNotFound) {
-		return "", nil
+	var noDB noDatabaseError
+	if errors.Is(err, amem.ErrNotFound) || errors.As(err, &noDB) {
+		return "", nil // a new namespace, or a database add will create
 	}
 	if err != nil {
 		return "", err
@@ -58,10 +59,10 @@ func (a *app) recordedEmbedder(ns, id string) (string, error) {
 	return spec, nil
 }
 
-// viewStore reads the store in one transaction, without a Memory: no
-// embedder is loaded for it.
+// viewStore reads the store, which must exist, in one transaction,
+// without a Memory: no embedder is loaded for it.
 func (a *app) viewStore(fn func(amem.Tx) error) error {
-	if _, err := local.IsPostgres(a.Cfg.Path); err != nil {
+	if err := a.checkDB(true); err != nil {
 		return err // before anything is created at a bad path
 	}
 	st, err := local.OpenStore(a.ctx, a.Cfg.Path)
@@ -129,4 +130,7 @@ type mismatchError struct {
 }
 
 func (e mismatchError) Error() string { return e.msg }
-func (e mismatchError) Unwrap() error { return e.err }
+
+// Unwrap also names amem.ErrInvalid: the embedder chosen is bad input,
+// fixed by choosing another (exit status 2), not a failure of amem.
+func (e mismatchError) Unwrap() []error { return []error{e.err, amem.ErrInvalid} }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"hash/fnv"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -117,6 +118,10 @@ func TestNamespaceRemembersItsEmbedder(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Fatalf("mismatch error %v lacks %q", err, want)
 		}
+	}
+	// A mismatch is bad input, fixed by choosing another embedder.
+	if code := exitCode(err, io.Discard); code != exitUsage {
+		t.Fatalf("mismatch: exit %d, want %d", code, exitUsage)
 	}
 	t.Setenv("AMEM_EMBEDDER", "lexical")
 	if _, err := cli("add", "-n", "alice", "x"); err == nil || !strings.Contains(err.Error(), "AMEM_EMBEDDER chose lexical") {

@@ -73,7 +73,7 @@ linked notes.`,
 		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
 		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(), a.reembedCmd(),
 		a.keysCmd(), a.serveCmd(), a.mcpCmd(), a.configCmd(), a.checkCmd(),
-		a.versionCmd(),
+		a.versionCmd(), a.namespacesCmd(), a.editCmd(),
 	)
 	return root
 }
@@ -86,6 +86,9 @@ func (a *app) open(cfg local.Config) (*memory.Memory, error) {
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: level}))
 	cfg.Log, cfg.Logger = a.stderr, logger
+	// A verb loads the sentence model only if it embeds: list, show or
+	// history then start in milliseconds, not the model's 2 s.
+	cfg.DeferEmbedder = true
 	return local.Open(a.ctx, cfg)
 }
 
@@ -105,7 +108,8 @@ func (a *app) resolve(mem *memory.Memory, id string) (amem.Note, error) {
 	}
 	n, err := mem.Lookup(a.ctx, id)
 	if errors.Is(err, amem.ErrNotFound) {
-		return n, fmt.Errorf("note %s: %w (list notes with 'amem list')", id, err)
+		// The store's error names the note already.
+		return n, fmt.Errorf("%w (list notes with 'amem list')", err)
 	}
 	return n, err
 }
@@ -123,15 +127,33 @@ func (a *app) withNote(id string, fn func(*memory.Memory, amem.Note) error) erro
 }
 
 // withMemory opens the memory for the namespace in use, runs fn and
-// closes it.
+// closes it. The database must exist (see checkDB).
 func (a *app) withMemory(fn func(*memory.Memory) error) error {
 	return a.withMemoryOf(a.ns(), "", fn)
 }
 
-// withMemoryOf opens the memory with namespace ns's embedder (note id's
+// withNewMemory is withMemory for the verbs that store notes: it creates
+// the database when there is none.
+func (a *app) withNewMemory(fn func(*memory.Memory) error) error {
+	if err := a.checkDB(false); err != nil {
+		return err
+	}
+	return a.openMemory(a.ns(), "", fn)
+}
+
+// withMemoryOf opens the memory, which must exist, with namespace ns's
+// embedder (see openMemory).
+func (a *app) withMemoryOf(ns, id string, fn func(*memory.Memory) error) error {
+	if err := a.checkDB(true); err != nil {
+		return err
+	}
+	return a.openMemory(ns, id, fn)
+}
+
+// openMemory opens the memory with namespace ns's embedder (note id's
 // namespace's, for an ID given without --namespace; see configFor), runs
 // fn and closes it. A namespace's refusal of the embedder is explained.
-func (a *app) withMemoryOf(ns, id string, fn func(*memory.Memory) error) error {
+func (a *app) openMemory(ns, id string, fn func(*memory.Memory) error) error {
 	cfg, err := a.configFor(ns, id)
 	if err != nil {
 		return err

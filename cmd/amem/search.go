@@ -31,6 +31,25 @@ func (a *app) searchCmd() *cobra.Command {
 			if f.TagSource, err = amem.ParseTagSource(tagSource); err != nil {
 				return fmt.Errorf("--tag-source: %w", err)
 			}
+			// The HTTP API's bounds, and the library's for the links:
+			// checked before anything is opened.
+			if k < 1 || k > amem.MaxK {
+				return usagef("--k %d: use a number of hits from 1 to %d", k, amem.MaxK)
+			}
+			if perHit < -1 {
+				return usagef("--links-per-hit %d: use a number of linked notes, 0 for the default (3) or -1 for none", perHit)
+			}
+			if budget < -1 {
+				return usagef("--link-budget %d: use a number of linked notes, 0 for the default (k) or -1 for none", budget)
+			}
+			switch amem.LinkOrder(order) {
+			case "", amem.LinksAfter, amem.LinksInterleaved:
+			default:
+				return usagef("--link-order %q: use after or interleaved", order)
+			}
+			if err := amem.ValidNamespace(a.ns()); err != nil {
+				return err
+			}
 			if minScore < 0 || minScore > 1 {
 				return usagef("--min-score %v: use a relevance from 0 to 1", minScore)
 			}
@@ -45,6 +64,9 @@ func (a *app) searchCmd() *cobra.Command {
 				return usagef("--profile %q: use auto, general or conversation", profile)
 			}
 			return a.withMemory(func(mem *memory.Memory) error {
+				if err := a.knownNamespace(mem, a.ns()); err != nil {
+					return err
+				}
 				res, err := mem.Search(a.ctx, amem.SearchRequest{
 					Namespace: a.ns(), Query: args[0], K: k, Mode: amem.SearchMode(mode),
 					Filter:      f,

@@ -42,6 +42,9 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 	if err := a.checkLLM(false, logger); err != nil {
 		return nil, err
 	}
+	if err := a.checkDB(false); err != nil {
+		return nil, err
+	}
 	s := &service{stop: func() {}, logger: logger}
 	cfg, err := a.configFor(a.ns(), "")
 	if err != nil {

@@ -54,16 +54,22 @@ func cleanLine(s string) string {
 	return strings.TrimSpace(s)
 }
 
-// textPiece is one note's text and the line it starts on (1-based).
+// textPiece is one note's text, the line it starts on (1-based) and, in
+// a Markdown file split by paragraph, the heading of its section.
 type textPiece struct {
-	line int
-	text string
+	line    int
+	text    string
+	section string
 }
 
 // splitText cuts data into pieces. By line: every line that is not blank
 // once cleaned. By paragraph: runs of lines between blank lines, each
 // line cleaned, joined by newlines; a fenced code block is kept whole and
-// as written, blank lines and all.
+// as written, blank lines and all. A heading opens its section's first
+// paragraph (a heading alone says little to search or to the curator,
+// and its paragraph loses what it is about), and every paragraph of the
+// section records it; a heading with no paragraph before the next
+// heading is a piece by itself, so no text is dropped.
 func splitText(data []byte, mode string) []textPiece {
 	data = bytes.TrimPrefix(data, utf8BOM)
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
@@ -71,7 +77,7 @@ func splitText(data []byte, mode string) []textPiece {
 	if mode == splitLine {
 		for i, l := range lines {
 			if t := cleanLine(l); t != "" {
-				out = append(out, textPiece{i + 1, t})
+				out = append(out, textPiece{line: i + 1, text: t})
 			}
 		}
 		return out
@@ -80,12 +86,14 @@ func splitText(data []byte, mode string) []textPiece {
 		cur     []string
 		start   int
 		inFence bool
+		section string
+		opened  bool // cur starts with section's heading, and nothing else yet
 	)
 	flush := func() {
-		if len(cur) > 0 {
-			out = append(out, textPiece{start, strings.Join(cur, "\n")})
+		if len(cur) > 0 && !opened {
+			out = append(out, textPiece{start, strings.Join(cur, "\n"), section})
+			cur = nil
 		}
-		cur = nil
 	}
 	for i, l := range lines {
 		trimmed := strings.TrimSpace(l)
@@ -95,6 +103,13 @@ func splitText(data []byte, mode string) []textPiece {
 			inFence, t = !inFence, trimmed
 		case inFence:
 			t = strings.TrimRight(l, " \t")
+		case heading.MatchString(trimmed):
+			opened = false
+			flush()
+			if t = cleanLine(l); t != "" {
+				cur, start, section, opened = []string{t}, i+1, t, true
+			}
+			continue
 		default:
 			if t = cleanLine(l); t == "" {
 				flush()
@@ -105,7 +120,9 @@ func splitText(data []byte, mode string) []textPiece {
 			start = i + 1
 		}
 		cur = append(cur, t)
+		opened = false
 	}
+	opened = false
 	flush()
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -25,8 +26,8 @@ import (
 const (
 	ExitOK       = 0
 	ExitError    = 1
-	ExitUsage    = 2 // bad flags or input
-	ExitNotFound = 3
+	ExitUsage    = 2 // bad flags or input, an embedder the namespace refuses
+	ExitNotFound = 3 // a note, a namespace or the database is not there
 )
 
 // Main runs a command: run gets the process's arguments and streams and a
@@ -45,7 +46,13 @@ func Execute(ctx context.Context, root *cobra.Command, args []string, stdin io.R
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	return root.ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
+	// cobra reports a mistyped verb with a plain error, which would exit 1
+	// as if the verb had run and failed.
+	if err != nil && strings.HasPrefix(err.Error(), "unknown command ") {
+		return Usagef("%s (see '%s --help')", strings.TrimSpace(err.Error()), root.Name())
+	}
+	return err
 }
 
 // ExitCode reports err on stderr, as one line for people ("prog: err") or,
@@ -115,6 +122,10 @@ type Globals struct {
 	// the file read, "" for none.
 	Cfg        local.Config
 	ConfigFile string
+	// DBFrom says what chose Cfg.Path, in the words a message to the
+	// user needs: "--db", "AMEM_DB", "the configuration file FILE" or
+	// "the default".
+	DBFrom string
 }
 
 // Setup makes root a command of the family: its errors are returned, not
@@ -125,7 +136,7 @@ type Globals struct {
 func (g *Globals) Setup(root *cobra.Command, getenv func(string) string) {
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) (err error) {
-		g.Cfg, g.ConfigFile, err = ResolveConfig(g.Flags, getenv)
+		g.Cfg, g.ConfigFile, g.DBFrom, err = resolveConfig(g.Flags, getenv)
 		g.Cfg.Options.RestatementSimilarity = g.Restatement
 		return err
 	}

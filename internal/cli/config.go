@@ -50,9 +50,16 @@ type configFile struct {
 // the environment getenv reads, and returns it with the configuration
 // file it read ("" for none).
 func ResolveConfig(fl FlagSettings, getenv func(string) string) (local.Config, string, error) {
+	cfg, file, _, err := resolveConfig(fl, getenv)
+	return cfg, file, err
+}
+
+// resolveConfig is ResolveConfig that also says what chose the database
+// (see Globals.DBFrom).
+func resolveConfig(fl FlagSettings, getenv func(string) string) (cfg local.Config, file, dbFrom string, err error) {
 	filePath, f, err := readConfigFile(fl.ConfigPath, getenv("AMEM_CONFIG"))
 	if err != nil {
-		return local.Config{}, "", Usagef("%v", err)
+		return local.Config{}, "", "", Usagef("%v", err)
 	}
 	pick := func(flag, env, file string) string {
 		if flag != "" {
@@ -63,19 +70,26 @@ func ResolveConfig(fl FlagSettings, getenv func(string) string) (local.Config, s
 		}
 		return file
 	}
-	cfg := local.Config{
+	cfg = local.Config{
 		Path:     pick(fl.DB, "AMEM_DB", f.DB),
 		Embedder: pick(fl.Embedder, "AMEM_EMBEDDER", f.Embedder),
 		ModelDir: pick(fl.ModelDir, "AMEM_MODEL_DIR", f.ModelDir),
 		Curator:  pick(fl.Curator, "AMEM_CURATOR", f.Curator),
 		LLM:      pick(fl.LLM, "AMEM_LLM", f.LLM),
 	}
-	if cfg.Path == "" {
+	switch {
+	case fl.DB != "":
+		dbFrom = "--db"
+	case getenv("AMEM_DB") != "":
+		dbFrom = "AMEM_DB"
+	case f.DB != "":
+		dbFrom = "the configuration file " + filePath
+	default:
 		dir, err := dataDir(getenv)
 		if err != nil {
-			return local.Config{}, "", Usagef("no data directory for the database: set AMEM_DB or pass --db (%v)", err)
+			return local.Config{}, "", "", Usagef("no data directory for the database: set AMEM_DB or pass --db (%v)", err)
 		}
-		cfg.Path = local.DefaultDBPath(dir)
+		cfg.Path, dbFrom = local.DefaultDBPath(dir), "the default"
 	}
 	if cfg.ModelDir == "" {
 		// Without a user cache directory it stays empty: only use-lite
@@ -87,7 +101,7 @@ func ResolveConfig(fl FlagSettings, getenv func(string) string) (local.Config, s
 	if v := getenv("AMEM_LLM_MAX_TOKENS"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
-			return local.Config{}, "", Usagef("AMEM_LLM_MAX_TOKENS=%q: want a positive number of tokens", v)
+			return local.Config{}, "", "", Usagef("AMEM_LLM_MAX_TOKENS=%q: want a positive number of tokens", v)
 		}
 		cfg.LLMMaxTokens = n
 	}
@@ -95,9 +109,9 @@ func ResolveConfig(fl FlagSettings, getenv func(string) string) (local.Config, s
 	case "", llmcurator.OneCall, llmcurator.TwoCalls:
 		cfg.ConnectCalls = c
 	default:
-		return local.Config{}, "", Usagef("AMEM_CONNECT_CALLS=%q: use %q or %q", c, llmcurator.OneCall, llmcurator.TwoCalls)
+		return local.Config{}, "", "", Usagef("AMEM_CONNECT_CALLS=%q: use %q or %q", c, llmcurator.OneCall, llmcurator.TwoCalls)
 	}
-	return cfg, filePath, nil
+	return cfg, filePath, dbFrom, nil
 }
 
 // readConfigFile reads the configuration file --config names, else

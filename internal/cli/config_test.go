@@ -201,3 +201,28 @@ func TestResolveConfigFile(t *testing.T) {
 		t.Errorf("an API key in the file: %v", err)
 	}
 }
+
+// What chose the database is named as a message to the user names it,
+// along the same precedence.
+func TestResolveDBFrom(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	file := filepath.Join(t.TempDir(), "config.json")
+	if err := os.WriteFile(file, []byte(`{"db": "file.db"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := fakeEnv{"XDG_DATA_HOME": "/data"}
+	for _, tc := range []struct {
+		fl   FlagSettings
+		env  fakeEnv
+		want string
+	}{
+		{FlagSettings{DB: "flag.db", ConfigPath: file}, data.with("AMEM_DB", "env.db"), "--db"},
+		{FlagSettings{ConfigPath: file}, data.with("AMEM_DB", "env.db"), "AMEM_DB"},
+		{FlagSettings{ConfigPath: file}, data, "the configuration file " + file},
+		{FlagSettings{}, data, "the default"},
+	} {
+		if _, _, from, err := resolveConfig(tc.fl, tc.env.get); err != nil || from != tc.want {
+			t.Errorf("%+v %v: %q, %v; want %q", tc.fl, tc.env, from, err, tc.want)
+		}
+	}
+}
