@@ -9,7 +9,11 @@ import (
 // pageByEventTime is browseByEventTime on a store that pages by event
 // time (amem.EventTimePager), for a browse without a filter: a keyset
 // read of the page's notes from the index on (ns, event_time), whose cost
-// doesn't grow with the namespace (BenchmarkBrowseByEventTime).
+// doesn't grow with the namespace (BenchmarkBrowseByEventTime: about
+// 1 ms a page of 100, first or 150th, at 20,000 notes, where the scan
+// took 250-500 ms). A state is checked on the rows the index leads to,
+// so a page of a state few notes are in may read up to every row of the
+// namespace (though it keeps no more than the page to sort).
 func pageByEventTime(tx amem.Tx, p amem.EventTimePager, ns string, q amem.BrowseQuery) ([]amem.Note, error) {
 	var after *amem.EventKey
 	if q.After != "" {
