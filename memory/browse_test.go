@@ -4,20 +4,55 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/memory"
+	"github.com/amem-dev/amem/sqlite"
 )
+
+// pagerOnly hands its store's read transactions on with the required
+// abilities and amem.EventTimePager alone, counting the pages read by
+// event time, so that a test knows which path Browse took.
+type pagerOnly struct {
+	amem.Store
+	pages *atomic.Int64
+}
+
+func (s pagerOnly) View(ctx context.Context, fn func(amem.Tx) error) error {
+	return s.Store.View(ctx, func(tx amem.Tx) error {
+		return fn(struct {
+			amem.Tx
+			amem.EventTimePager
+		}{tx, countPages{tx.(amem.EventTimePager), s.pages}})
+	})
+}
+
+type countPages struct {
+	amem.EventTimePager
+	n *atomic.Int64
+}
+
+func (c countPages) NotesByEventTime(ns string, after *amem.EventKey, limit int, newest bool, state amem.EnrichState) ([]amem.Note, error) {
+	c.n.Add(1)
+	return c.EventTimePager.NotesByEventTime(ns, after, limit, newest, state)
+}
 
 // TestBrowseByEventTimeOracle pages a namespace by event time, across the
 // chunks the notes are read in and with many ties, and checks the pages
-// against all the notes sorted by (event time, ID).
+// against all the notes sorted by (event time, ID): through the store's
+// pages by event time (amem.EventTimePager), and through the scan a
+// store without them, or a filtered browse, falls back to.
 func TestBrowseByEventTimeOracle(t *testing.T) {
 	ctx := context.Background()
-	mem := openMem(t, nil)
+	path := filepath.Join(t.TempDir(), "amem.db")
+	mem := openAt(t, path, nil)
 	rng := rand.New(rand.NewPCG(1, 2))
 	base := time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 	reqs := make([]amem.AddRequest, 1100)
@@ -34,14 +69,47 @@ func TestBrowseByEventTimeOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	mem.Close()
+
+	var pages atomic.Int64
+	for _, store := range []struct {
+		name string
+		wrap func(amem.Store) amem.Store
+	}{
+		{"pager", func(s amem.Store) amem.Store { return pagerOnly{s, &pages} }},
+		{"scan", func(s amem.Store) amem.Store { return requiredOnly{s} }},
+	} {
+		t.Run(store.name, func(t *testing.T) {
+			s, err := sqlite.Open(ctx, path, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mem, err := memory.Open(ctx, store.wrap(s), &memory.Options{Embedder: lexical.New(nil), Logger: quiet})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer mem.Close()
+			pages.Store(0)
+			checkBrowseByEventTime(t, mem, all)
+			if n := pages.Load(); store.name == "pager" && n == 0 {
+				t.Error("no page was read by event time from the store")
+			}
+		})
+	}
+}
+
+func checkBrowseByEventTime(t *testing.T, mem *memory.Memory, all []amem.Note) {
+	ctx := context.Background()
 	for _, c := range []struct {
 		name   string
 		newest bool
+		state  amem.EnrichState
 		filter amem.Filter
 	}{
-		{"oldest", false, amem.Filter{}},
-		{"newest", true, amem.Filter{}},
-		{"newest, tag t1", true, amem.Filter{Tags: []string{"t1"}}},
+		{"oldest", false, "", amem.Filter{}},
+		{"newest", true, "", amem.Filter{}},
+		{"newest, done", true, amem.EnrichDone, amem.Filter{}},
+		{"newest, tag t1", true, "", amem.Filter{Tags: []string{"t1"}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			var want []string
@@ -66,7 +134,7 @@ func TestBrowseByEventTimeOracle(t *testing.T) {
 			var got []string
 			after := ""
 			for range 100 {
-				page, err := mem.Browse(ctx, "ns", amem.BrowseQuery{After: after, Limit: 150, Newest: c.newest, ByEventTime: true, Filter: c.filter})
+				page, err := mem.Browse(ctx, "ns", amem.BrowseQuery{After: after, Limit: 150, Newest: c.newest, ByEventTime: true, State: c.state, Filter: c.filter})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -86,5 +154,8 @@ func TestBrowseByEventTimeOracle(t *testing.T) {
 	page, err := mem.Browse(ctx, "ns", amem.BrowseQuery{Limit: 10, ByEventTime: true, State: amem.EnrichPending})
 	if err != nil || len(page) != 0 {
 		t.Errorf("pending notes: %d, %v; want none", len(page), err)
+	}
+	if _, err := mem.Browse(ctx, "ns", amem.BrowseQuery{After: "01ARZ3NDEKTSV4RRFFQ69G5FAV", Limit: 10, ByEventTime: true}); err == nil {
+		t.Error("after a note that isn't there: no error")
 	}
 }

@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -265,11 +264,12 @@ func (m *Memory) Browse(ctx context.Context, ns string, q amem.BrowseQuery) ([]a
 // eventTimeChunk is how many notes browseByEventTime reads at once.
 const eventTimeChunk = 500
 
-// browseByEventTime is Browse by (EventTime, ID). The store keeps no
-// order by event time, so every note that passes the filter is read (in
-// chunks, without its embedding) for its time, and the page cut from
-// them sorted: a page costs in proportion to the namespace, as Browse's
-// other orders with a filter do. q.After is the last note of the
+// browseByEventTime is Browse by (EventTime, ID). Without a filter, on a
+// store that pages by event time (amem.EventTimePager), it reads the page
+// alone (pageByEventTime). Otherwise every note that passes the filter is
+// read (in chunks, without its embedding) for its time, and the page cut
+// from them sorted: a page costs in proportion to the namespace, as
+// Browse's other orders with a filter do. q.After is the last note of the
 // previous page; the page goes on from its event time as it is now (a
 // note whose time changed between pages moves with it).
 func (m *Memory) browseByEventTime(ctx context.Context, ns string, q amem.BrowseQuery, f amem.Filter) ([]amem.Note, error) {
@@ -297,20 +297,22 @@ func (m *Memory) browseByEventTime(ctx context.Context, ns string, q amem.Browse
 	}
 	var out []amem.Note
 	err := m.view(ctx, func(tx amem.Tx) error {
+		if p, ok := tx.(amem.EventTimePager); ok && f.IsZero() {
+			var err error
+			out, err = pageByEventTime(tx, p, ns, q)
+			return err
+		}
 		ids, err := tx.MatchIDs(ns, f)
 		if err != nil {
 			return err
 		}
 		var after *key
 		if q.After != "" {
-			n, err := tx.Note(ns, q.After)
-			if errors.Is(err, amem.ErrNotFound) {
-				return invalidf("after=%s: no such note (deleted since?): start from the first page", q.After)
-			}
+			k, err := eventKeyOf(tx, ns, q.After)
 			if err != nil {
 				return err
 			}
-			after = &key{n.EventTime, n.ID}
+			after = &key{k.Time, k.ID}
 		}
 		// The page's candidates, kept sorted and at most q.Limit long:
 		// the notes are not all held at once.

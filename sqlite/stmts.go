@@ -25,6 +25,7 @@ var readQueries = []string{
 	selectNote, selectNotes, selectNotesNoVector, findNote, listNotes, listNotesInState, listNotesVec, listNotesInStateVec,
 	selectVersion, selectFeed, selectChanged, selectTombstones,
 	noteIDsByContent, noteIDsByContentAt,
+	byEventAsc, byEventAscAfter, byEventDesc, byEventDescAfter, undatedAsc, undatedDesc, undatedDescAfter,
 	selectLinksOf, selectLinkEnds,
 	selectEmbeddingsOf,
 	selectVersions, selectUsageTotals, selectNoteUsage, countNotesByState, countLinks,

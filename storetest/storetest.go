@@ -98,6 +98,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"NoteIDsByContent", testNoteIDsByContent},
 		{"Links", testLinks},
 		{"ListNotes", testListNotes},
+		{"NotesByEventTime", testNotesByEventTime},
 		{"MatchIDs", testMatchIDs},
 		{"CuratorTags", testCuratorTags},
 		{"MatchIDsTagSource", testMatchIDsTagSource},
