@@ -127,6 +127,8 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"WebhookEventIDs", testWebhookEventIDs},
 		{"WebhookFinishRound", testWebhookFinishRound},
 		{"WebhookClaimsConcurrent", testWebhookClaimsConcurrent},
+		{"Trash", testTrash},
+		{"TrashFeed", testTrashFeed},
 		{"Closed", testClosed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
