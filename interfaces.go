@@ -113,10 +113,11 @@ type Store interface {
 // (reading notes, writing them, the change feed the indexes follow, and
 // the claims that let any number of processes enrich one memory), each
 // an interface of its own so that a consumer can ask for what it uses.
-// Two more are optional, found by type assertion on the Tx, as
+// Three more are optional, found by type assertion on the Tx, as
 // database/sql/driver does, each with a documented fallback:
-// EventRecorder (the webhook outbox) and UsageKeeper (token usage). A
-// wrapper that embeds a Tx hides them unless it declares them too.
+// EventRecorder (the webhook outbox), UsageKeeper (token usage) and
+// Trasher (deleted notes kept for a while, trash.go). A wrapper that
+// embeds a Tx hides them unless it declares them too.
 //
 // Every method is scoped to one namespace except FindNote and
 // Namespaces, which Memory uses only for administration (the CLI

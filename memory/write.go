@@ -371,7 +371,12 @@ func (m *Memory) change(ctx context.Context, ns, id string, actor amem.Actor, re
 	}
 }
 
-// Delete removes a note, every link touching it and its history.
+// Delete removes a note, every link touching it and its history: from
+// search, the indexes and every read of notes at once, and into the trash
+// (Trash), where they are kept for Options.TrashFor and can be restored.
+// Over a store without amem.Trasher, or with the trash off, it deletes for
+// good, as Purge does. Each Delete also deletes for good the namespace's
+// notes whose time in the trash is up.
 func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 	if err := validID(id); err != nil {
 		return err
@@ -384,6 +389,9 @@ func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 		// after the note's other events.
 		cur, err := tx.Note(ns, id)
 		if err != nil {
+			return err
+		}
+		if err := m.trash(tx, cur); err != nil {
 			return err
 		}
 		if err := tx.DeleteNote(ns, id); err != nil {
