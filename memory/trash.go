@@ -125,11 +125,11 @@ func (t Trash) entry(ctx context.Context, ns, id string) (amem.Trashed, error) {
 }
 
 // Restore brings a trashed note back as a new version (actor restore),
-// with its history and its links to the notes that still exist. Its
-// vector comes back too, unless the namespace has been embedded with
-// another model since, when the note is embedded afresh. A note of
-// the namespace with the same ID (an import) is ErrConflict; a note not
-// in the trash, ErrNotFound.
+// with its vector, its history and its links to the notes that still
+// exist. A namespace embedded by another model than the Memory's is
+// ErrDimensionMismatch (an *amem.EmbedderMismatchError); a note of the
+// namespace with the same ID (imported since) ErrConflict; a note not in
+// the trash, ErrNotFound.
 func (t Trash) Restore(ctx context.Context, ns, id string) (amem.Note, error) {
 	m := t.m
 	if err := validID(id); err != nil {
@@ -213,8 +213,8 @@ func (m *Memory) putBack(tx amem.Tx, e amem.Trashed, vec []float32) (amem.Note, 
 }
 
 // restoredVector is the vector a restored note comes back with: its own,
-// unless the namespace's vectors now come from another model or it had
-// none.
+// or a fresh one if it had none of the namespace's size. A namespace
+// embedded by another model than ours is refused, as every write is.
 func (m *Memory) restoredVector(ctx context.Context, n amem.Note) ([]float32, error) {
 	var info amem.NamespaceInfo
 	err := m.view(ctx, func(tx amem.Tx) error {
@@ -225,7 +225,10 @@ func (m *Memory) restoredVector(ctx context.Context, n amem.Note) ([]float32, er
 	if err != nil {
 		return nil, err
 	}
-	if len(n.Embedding) == info.Dimensions && info.Embedder == m.opts.Embedder.Name() {
+	if err := m.checkInfo(info); err != nil {
+		return nil, err
+	}
+	if len(n.Embedding) == info.Dimensions {
 		return n.Embedding, nil
 	}
 	vecs, err := m.embed(ctx, []string{m.opts.EmbedText(n)})
