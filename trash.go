@@ -27,8 +27,11 @@ type TrashQuery struct {
 // Memory.Delete deletes for good, the trash lists nothing and restores
 // nothing (ErrNotFound).
 //
-// The trash holds what it was given; it never looks at the notes table,
-// so PutTrashed and DeleteNote may come in either order.
+// The trash holds what it was given; it never looks at the notes table.
+// Its writes take part in the namespace's write order as NoteWriter's do
+// (on PostgreSQL they lock the feed row first), so a transaction that
+// writes the trash before reading a note reads the state it then deletes
+// or replaces.
 type Trasher interface {
 	// PutTrashed keeps t in the trash of t.Note.Namespace, replacing an
 	// entry with the same ID.

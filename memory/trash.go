@@ -34,24 +34,11 @@ func (m *Memory) trasher(tx amem.Tx) (amem.Trasher, bool) {
 	return tr, ok && m.opts.TrashFor > 0
 }
 
-// trash keeps n, as read with its links, and its history in tx's trash,
-// and expires the namespace's old entries, when the memory keeps a trash.
-// It comes before the note's deletion: on PostgreSQL trash rows are
-// locked before the feed row.
-func (m *Memory) trash(tx amem.Tx, n amem.Note) error {
-	tr, ok := m.trasher(tx)
-	if !ok {
-		return nil
-	}
-	vs, err := tx.Versions(n.Namespace, n.ID)
-	if err != nil {
-		return err
-	}
-	now := m.opts.Now()
-	if _, err := tr.EmptyTrash(n.Namespace, now.Add(-m.opts.TrashFor)); err != nil {
-		return err
-	}
-	return tr.PutTrashed(amem.Trashed{Note: n, Versions: vs, DeletedAt: now.UTC()})
+// expireIn deletes for good the namespace's entries whose time in the
+// trash is up.
+func (m *Memory) expireIn(tr amem.Trasher, ns string) error {
+	_, err := tr.EmptyTrash(ns, m.opts.Now().Add(-m.opts.TrashFor))
+	return err
 }
 
 // expired reports whether an entry deleted at was due to be deleted for
@@ -152,9 +139,12 @@ func (t Trash) Restore(ctx context.Context, ns, id string) (amem.Note, error) {
 		if !ok {
 			return fmt.Errorf("note %s is not in the trash: %w", id, amem.ErrNotFound)
 		}
-		// Read and removed first: on PostgreSQL the trash row is locked
-		// before the feed row, the order every trash write keeps, and a
-		// second restore racing this one finds nothing to remove.
+		// A trash write first, so that the entry read next is the one
+		// removed (see amem.Trasher); a second restore racing this one
+		// then finds nothing to remove.
+		if err := m.expireIn(tr, ns); err != nil {
+			return err
+		}
 		cur, err := tr.TrashedNote(ns, id)
 		if err != nil {
 			return err
@@ -162,10 +152,8 @@ func (t Trash) Restore(ctx context.Context, ns, id string) (amem.Note, error) {
 		if !cur.DeletedAt.Equal(e.DeletedAt) {
 			return fmt.Errorf("note %s was deleted again meanwhile; try again: %w", id, amem.ErrConflict)
 		}
-		if n, err := tr.DeleteTrashed(ns, []string{id}); err != nil {
+		if _, err := tr.DeleteTrashed(ns, []string{id}); err != nil {
 			return err
-		} else if n == 0 {
-			return fmt.Errorf("note %s is not in the trash: %w", id, amem.ErrNotFound)
 		}
 		back, err = m.putBack(tx, cur, vec)
 		return err

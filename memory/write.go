@@ -387,12 +387,26 @@ func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 	err := m.update(ctx, func(tx amem.Tx) error {
 		// The event carries the last version, so a receiver can order it
 		// after the note's other events.
+		tr, keep := m.trasher(tx)
+		if keep {
+			// First, so that the note read next is the one deleted (see
+			// amem.Trasher).
+			if err := m.expireIn(tr, ns); err != nil {
+				return err
+			}
+		}
 		cur, err := tx.Note(ns, id)
 		if err != nil {
 			return err
 		}
-		if err := m.trash(tx, cur); err != nil {
-			return err
+		if keep {
+			vs, err := tx.Versions(ns, id)
+			if err != nil {
+				return err
+			}
+			if err := tr.PutTrashed(amem.Trashed{Note: cur, Versions: vs, DeletedAt: m.opts.Now().UTC()}); err != nil {
+				return err
+			}
 		}
 		if err := tx.DeleteNote(ns, id); err != nil {
 			return err

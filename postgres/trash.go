@@ -16,10 +16,12 @@ var _ amem.Trasher = (*tx)(nil)
 // migrationTrash is package sqlite's of the same name: deleted notes kept
 // apart from live ones.
 //
-// Lock order: Memory touches a note's trash row before the namespace's
-// feed row in every transaction that writes both (Delete puts the entry,
-// then deletes the note; Restore and Purge delete the entry, then write
-// the note), so trash and feed locks never cross.
+// Lock order: every trash write locks the namespace's feed row first
+// (lockFeed), as every write of notes does, so trash and feed locks never
+// cross, and Memory, by writing the trash first in a transaction, reads
+// the note it trashes after taking the lock: no change to it can commit
+// between that read and its deletion (READ COMMITTED reads the latest
+// committed state at each statement).
 const migrationTrash = `
 CREATE TABLE trash (
 	ns         text COLLATE "C" NOT NULL,
@@ -46,6 +48,9 @@ ON CONFLICT (ns, id) DO UPDATE SET deleted_at = excluded.deleted_at, note = excl
 
 func (t *tx) PutTrashed(tr amem.Trashed) error {
 	if err := t.notWritable("put trashed"); err != nil {
+		return err
+	}
+	if err := t.lockFeed(tr.Note.Namespace); err != nil {
 		return err
 	}
 	args, err := sqlstore.TrashValues(tr)
@@ -99,6 +104,9 @@ func (t *tx) DeleteTrashed(ns string, ids []string) (int, error) {
 	if len(ids) == 0 {
 		return 0, nil
 	}
+	if err := t.lockFeed(ns); err != nil {
+		return 0, err
+	}
 	tag, err := t.exec(deleteTrashed, ns, ids)
 	if err != nil {
 		return 0, fmt.Errorf("delete trashed: %w", err)
@@ -108,6 +116,9 @@ func (t *tx) DeleteTrashed(ns string, ids []string) (int, error) {
 
 func (t *tx) EmptyTrash(ns string, before time.Time) (int, error) {
 	if err := t.notWritable("empty trash"); err != nil {
+		return 0, err
+	}
+	if err := t.lockFeed(ns); err != nil {
 		return 0, err
 	}
 	var (
