@@ -302,3 +302,52 @@ func TestRestoreEvent(t *testing.T) {
 		t.Fatalf("webhooks %+v, %v; want one restored event pending", hs, err)
 	}
 }
+
+// Two processes restoring one note at once: one brings it back, the
+// other finds the trash without it; the history has one restore.
+func TestTrashRestoreRace(t *testing.T) {
+	ctx := context.Background()
+	a, b := twoOnOneStore(t, memory.Options{})
+	defer b.Close()
+	for round := range 5 {
+		n := mustAdd(t, a, "ns", "restored by one process only")
+		if err := a.Delete(ctx, "ns", n.ID); err != nil {
+			t.Fatal(err)
+		}
+		errs := make([]error, 2)
+		var wg sync.WaitGroup
+		for i, m := range []*memory.Memory{a, b} {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				_, errs[i] = m.Trash().Restore(ctx, "ns", n.ID)
+			}()
+		}
+		wg.Wait()
+		ok := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case !errors.Is(err, amem.ErrNotFound):
+				t.Fatalf("round %d: restore: %v", round, err)
+			}
+		}
+		if ok != 1 {
+			t.Fatalf("round %d: %d restores succeeded, want 1 (%v)", round, ok, errs)
+		}
+		hist, err := b.History(ctx, "ns", n.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		restores := 0
+		for _, v := range hist {
+			if v.Actor == amem.ActorRestore {
+				restores++
+			}
+		}
+		if restores != 1 {
+			t.Fatalf("round %d: %d restore versions", round, restores)
+		}
+	}
+}
