@@ -11,11 +11,12 @@ const (
 	EventUpdated  EventKind = "updated"  // changed by Update or Restore
 	EventEnriched EventKind = "enriched" // its enrichment finished
 	EventEvolved  EventKind = "evolved"  // rewritten by a newer note's enrichment
-	EventDeleted  EventKind = "deleted"
+	EventDeleted  EventKind = "deleted"  // deleted, into the trash or for good
+	EventRestored EventKind = "restored" // brought back from the trash
 )
 
 // EventKinds lists every kind, in the order above.
-var EventKinds = []EventKind{EventCreated, EventUpdated, EventEnriched, EventEvolved, EventDeleted}
+var EventKinds = []EventKind{EventCreated, EventUpdated, EventEnriched, EventEvolved, EventDeleted, EventRestored}
 
 // Event is one change of a note, queued for a namespace's webhooks by
 // EventRecorder.RecordEvent in the transaction that makes the change, so that an

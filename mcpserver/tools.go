@@ -185,8 +185,9 @@ var updateTool = &mcp.Tool{
 
 var deleteTool = &mcp.Tool{
 	Name: "delete_memory",
-	Description: "Delete a note by ID, with every link touching it and its whole history. It cannot be undone; to " +
-		"correct a note, use update_memory instead.",
+	Description: "Delete a note by ID, with every link touching it and its whole history: it is gone from search and " +
+		"reads at once, and kept in the namespace's trash for a while (30 days by default), from which a person can " +
+		"restore it. To correct a note, use update_memory instead.",
 	Annotations: &mcp.ToolAnnotations{Title: "Delete a memory", DestructiveHint: new(true), IdempotentHint: true, OpenWorldHint: new(false)},
 }
 

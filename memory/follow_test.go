@@ -48,7 +48,7 @@ func checkFollow(t *testing.T, approximateFrom int) {
 		return strings.Join(w, " ")
 	}
 	const ns = "follow"
-	var ids []string
+	var ids, trashed []string
 	pick := func() string { return ids[r.IntN(len(ids))] }
 	for step := range 150 {
 		m := mems[r.IntN(2)]
@@ -67,7 +67,14 @@ func checkFollow(t *testing.T, approximateFrom int) {
 		case op == 7:
 			i := r.IntN(len(ids))
 			err = m.Delete(ctx, ns, ids[i])
+			trashed = append(trashed, ids[i])
 			ids = slices.Delete(ids, i, i+1)
+		case op == 9 && len(trashed) > 0 && r.IntN(2) == 0:
+			// Restored by either process: back in both processes' indexes.
+			i := r.IntN(len(trashed))
+			_, err = m.Trash().Restore(ctx, ns, trashed[i])
+			ids = append(ids, trashed[i])
+			trashed = slices.Delete(trashed, i, i+1)
 		case op == 8:
 			_, err = m.Restore(ctx, ns, pick(), 1)
 		default:

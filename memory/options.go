@@ -133,6 +133,12 @@ type Options struct {
 	// that died waits before another process takes it over. Default 30s.
 	ClaimLease time.Duration
 
+	// TrashFor is how long Delete keeps a note in the trash (Trash)
+	// before it is deleted for good, over a store with amem.Trasher.
+	// Default DefaultTrashFor (30 days); negative turns the trash off, so
+	// that Delete deletes for good.
+	TrashFor time.Duration
+
 	// Indexes are the in-process indexes' knobs: the memory budget, when
 	// a namespace is searched approximately and how, and where the
 	// indexes are saved (package kernel).
@@ -175,6 +181,9 @@ func (o *Options) withDefaults() Options {
 	}
 	if v.Now == nil {
 		v.Now = time.Now
+	}
+	if v.TrashFor == 0 {
+		v.TrashFor = DefaultTrashFor
 	}
 	if v.RestatementSimilarity == 0 {
 		v.RestatementSimilarity = DefaultRestatementSimilarity

@@ -23,7 +23,8 @@ type WorkerOptions struct {
 	// workers at once.
 	PollInterval time.Duration
 	// CompactInterval is how often the change feed's tombstones older
-	// than TombstoneAge are dropped (default 10 minutes; age 1 hour).
+	// than TombstoneAge are dropped (default 10 minutes; age 1 hour), and
+	// the notes past the trash's retention deleted for good.
 	CompactInterval time.Duration
 	TombstoneAge    time.Duration
 }
@@ -113,7 +114,8 @@ func (m *Memory) work(ctx, work context.Context, o WorkerOptions, fails *repeatl
 }
 
 // compactFeeds drops old tombstones from every namespace's change feed
-// now and then, so the feed stays the size of recent deletions.
+// now and then, so the feed stays the size of recent deletions, and
+// deletes for good the notes whose time in the trash is up.
 func (m *Memory) compactFeeds(ctx context.Context, o WorkerOptions) {
 	t := time.NewTicker(o.CompactInterval)
 	defer t.Stop()
@@ -125,6 +127,9 @@ func (m *Memory) compactFeeds(ctx context.Context, o WorkerOptions) {
 		}
 		if _, err := m.CompactFeeds(ctx, m.opts.Now().Add(-o.TombstoneAge)); err != nil && ctx.Err() == nil {
 			m.log.Warn("compact change feeds", "err", err)
+		}
+		if _, err := m.Trash().Expire(ctx); err != nil && ctx.Err() == nil {
+			m.log.Warn("expire the trash", "err", err)
 		}
 	}
 }

@@ -371,7 +371,12 @@ func (m *Memory) change(ctx context.Context, ns, id string, actor amem.Actor, re
 	}
 }
 
-// Delete removes a note, every link touching it and its history.
+// Delete removes a note, every link touching it and its history: from
+// search, the indexes and every read of notes at once, and into the trash
+// (Trash), where they are kept for Options.TrashFor and can be restored.
+// Over a store without amem.Trasher, or with the trash off, it deletes for
+// good, as Purge does. Each Delete also deletes for good the namespace's
+// notes whose time in the trash is up.
 func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 	if err := validID(id); err != nil {
 		return err
@@ -382,9 +387,26 @@ func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 	err := m.update(ctx, func(tx amem.Tx) error {
 		// The event carries the last version, so a receiver can order it
 		// after the note's other events.
+		tr, keep := m.trasher(tx)
+		if keep {
+			// First, so that the note read next is the one deleted (see
+			// amem.Trasher).
+			if err := m.expireIn(tr, ns); err != nil {
+				return err
+			}
+		}
 		cur, err := tx.Note(ns, id)
 		if err != nil {
 			return err
+		}
+		if keep {
+			vs, err := tx.Versions(ns, id)
+			if err != nil {
+				return err
+			}
+			if err := tr.PutTrashed(amem.Trashed{Note: cur, Versions: vs, DeletedAt: m.opts.Now().UTC()}); err != nil {
+				return err
+			}
 		}
 		if err := tx.DeleteNote(ns, id); err != nil {
 			return err

@@ -24,6 +24,7 @@ var migrations = []string{
 	migration1,
 	migration2,
 	migrationCuratorTags,
+	migrationTrash,
 }
 
 // migration2 adds webhooks and their outbox, as package sqlite's

@@ -239,14 +239,6 @@ func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 	reply(w, http.StatusOK, wire.NoteOf(n))
 }
 
-func (s *Server) deleteNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
-	if err := s.mem.Delete(r.Context(), r.PathValue("ns"), r.PathValue("id")); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	w.WriteHeader(http.StatusNoContent)
-}
-
 func (s *Server) noteLinks(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	ns, err := s.mem.Links(r.Context(), r.PathValue("ns"), r.PathValue("id"))
 	if err != nil {

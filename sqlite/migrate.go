@@ -26,6 +26,7 @@ var migrations = []string{
 	migration5,
 	migration6,
 	migrationCuratorTags,
+	migrationTrash,
 }
 
 // migration6 adds webhooks and their outbox. webhook_events holds one row

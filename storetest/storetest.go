@@ -38,6 +38,9 @@
 //     leaves the transaction usable: Memory skips such links and goes on;
 //   - AddVersion of a missing note is amem.ErrNotFound, of an existing
 //     version amem.ErrConflict;
+//   - the trash (amem.Trasher) gives back what it was given, times in UTC,
+//     from its own namespace only, and a note trashed and inserted again
+//     is a removal and then a change in the feed;
 //   - Close may be called twice; Update and View after it return
 //     amem.ErrClosed.
 package storetest
@@ -128,6 +131,8 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"WebhookEventIDs", testWebhookEventIDs},
 		{"WebhookFinishRound", testWebhookFinishRound},
 		{"WebhookClaimsConcurrent", testWebhookClaimsConcurrent},
+		{"Trash", testTrash},
+		{"TrashFeed", testTrashFeed},
 		{"Closed", testClosed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,7 +1,7 @@
 // Package webhook tells other services when a note changes. A namespace's
 // webhooks (created by an admin key over the HTTP API) each receive a
 // signed JSON POST for every note event of that namespace they take:
-// created, updated, enriched, evolved, deleted.
+// created, updated, enriched, evolved, deleted, restored.
 //
 // Delivery is at least once. Memory queues each event in the store's
 // outbox in the transaction that makes the change (amem.EventRecorder),

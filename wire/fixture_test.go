@@ -83,3 +83,8 @@ func fullStats() amem.Stats {
 func fullNamespaceInfo() amem.NamespaceInfo {
 	return amem.NamespaceInfo{Name: "demo", Embedder: "use-lite", Dimensions: 512, CreatedAt: ingestTime}
 }
+
+func fullTrashed() amem.Trashed {
+	return amem.Trashed{Note: fullNote(), Versions: []amem.Version{fullVersion()},
+		DeletedAt: time.Date(2026, 12, 6, 2, 40, 0, 0, time.UTC)}
+}

@@ -45,6 +45,9 @@ func shapes() []shape {
 		{"usage_list", wire.UsageList{Usage: []wire.UsageTotal{wire.UsageTotalOf(fullUsageTotal())}}, nil},
 		{"namespace_list", wire.NamespaceList{Namespaces: []wire.NamespaceInfo{wire.NamespaceInfoOf(fullNamespaceInfo())}}, nil},
 		{"deleted", wire.Deleted{Deleted: noteID}, nil},
+		{"trashed", wire.TrashedOf(fullTrashed(), 30*24*time.Hour), wire.TrashedOf(amem.Trashed{}, 0)},
+		{"trash_page", wire.TrashPage{Notes: []wire.Trashed{wire.TrashedOf(fullTrashed(), 30*24*time.Hour)}, Next: noteID}, wire.TrashPage{}},
+		{"purged", wire.Purged{Purged: 3}, nil},
 		{"note_detail", wire.NoteDetailOf(fullNote(), true, []amem.UsageTotal{fullUsageTotal()}),
 			wire.NoteDetailOf(amem.Note{}, true, nil)},
 		{"linked_note", wire.LinkedNoteOf(noteID, fullNeighbor()), wire.LinkedNoteOf(noteID, amem.Neighbor{})},
@@ -173,6 +176,10 @@ var decisions = []struct {
 		"Embedding":  "never on the wire but for amem show --embedding",
 	}},
 	{amem.Neighbor{}, "Neighbor", map[string]string{"Link": shown, "Note": shown}},
+	{amem.Trashed{}, "Trashed", map[string]string{
+		"Note": shown, "DeletedAt": shown,
+		"Versions": "the history comes back with the note on restore; a listing is read to choose what to restore",
+	}},
 	{amem.Version{}, "Version", map[string]string{
 		"NoteID": shown, "Namespace": shown, "Version": shown, "Actor": shown, "Reason": shown,
 		"Changes": shown, "Snapshot": shown, "CreatedAt": shown,

@@ -94,6 +94,9 @@ export interface Note {
 /** A page: pass next as after for the next one; absent on the last. */
 export interface NotePage { notes: Note[]; next?: string }
 export interface LinkPage { links: Link[]; next?: string }
+/** A deleted note, restorable until expires_at. */
+export interface TrashedNote { note: Note; deleted_at: string; expires_at: string }
+export interface TrashPage { notes: TrashedNote[]; next?: string }
 export interface Neighbor { link: Link; note: Note }
 
 export interface Version {
@@ -233,7 +236,8 @@ export class Client {
   iterNotes(ns: string, query?: ListNotesQuery): AsyncGenerator<Note, void, undefined>;
   getNote(ns: string, id: string): Promise<Note>;
   updateNote(ns: string, id: string, patch: NotePatch): Promise<Note>;
-  deleteNote(ns: string, id: string): Promise<void>;
+  /** Moves the note to the trash; { purge: true } deletes it for good, live or trashed. */
+  deleteNote(ns: string, id: string, query?: { purge?: boolean }): Promise<void>;
   /** The linked notes, strongest link first. */
   getNoteLinks(ns: string, id: string): Promise<Neighbor[]>;
   /** Every version, oldest first. */
@@ -241,6 +245,14 @@ export class Client {
   restoreNote(ns: string, id: string, version: number): Promise<Note>;
   enrichNote(ns: string, id: string): Promise<Note>;
   getNoteUsage(ns: string, id: string): Promise<UsageTotal[]>;
+  /** A page of the namespace's deleted notes, in ID order. */
+  listTrash(ns: string, query?: { after?: string; limit?: number }): Promise<TrashPage>;
+  /** Brings a deleted note back as a new version, with its history and its links to notes that still exist. */
+  restoreTrashed(ns: string, id: string): Promise<Note>;
+  /** Deletes one note of the trash for good. */
+  purgeTrashed(ns: string, id: string): Promise<void>;
+  /** Deletes every note of the trash for good; resolves to how many. */
+  emptyTrash(ns: string): Promise<number>;
   /** The direct hits, best first, then the notes linked to them. */
   searchNotes(ns: string, q: string, query?: SearchQuery): Promise<SearchResult[]>;
   /** A page of links; limit counts the notes whose links a page holds. */

@@ -81,12 +81,20 @@ export class Client {
 
   async getNote(ns, id) { return this.#call("GET", path(ns, "notes", id)); }
   async updateNote(ns, id, patch) { return this.#call("PATCH", path(ns, "notes", id), [], patch); }
-  async deleteNote(ns, id) { await this.#call("DELETE", path(ns, "notes", id)); }
+  /** To the trash (restoreTrashed brings it back); { purge: true }: for good. */
+  async deleteNote(ns, id, query = {}) { await this.#call("DELETE", path(ns, "notes", id), params(query)); }
   async getNoteLinks(ns, id) { return (await this.#call("GET", path(ns, "notes", id, "links"))).links; }
   async getNoteHistory(ns, id) { return (await this.#call("GET", path(ns, "notes", id, "history"))).versions; }
   async restoreNote(ns, id, version) { return this.#call("POST", path(ns, "notes", id, "restore"), [], { version }); }
   async enrichNote(ns, id) { return this.#call("POST", path(ns, "notes", id, "enrich")); }
   async getNoteUsage(ns, id) { return (await this.#call("GET", path(ns, "notes", id, "usage"))).usage; }
+
+  // The trash.
+
+  async listTrash(ns, query = {}) { return this.#call("GET", path(ns, "trash"), params(query)); }
+  async restoreTrashed(ns, id) { return this.#call("POST", path(ns, "trash", id, "restore")); }
+  async purgeTrashed(ns, id) { await this.#call("DELETE", path(ns, "trash", id)); }
+  async emptyTrash(ns) { return (await this.#call("DELETE", path(ns, "trash"))).purged; }
 
   // Search and links.
 

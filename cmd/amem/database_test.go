@@ -26,7 +26,8 @@ var readVerbs = [][]string{
 	{"stats"}, {"namespaces"}, {"export"}, {"export", "-o", "{out}"}, {"check"},
 	{"keys", "list"}, {"keys", "revoke", "k1"}, {"enrich", "--retry"}, {"enrich", aNoteID},
 	{"restore", aNoteID, "1"}, {"delete", aNoteID}, {"edit", aNoteID, "--tags", "x"},
-	{"reembed", "-n", "ns"},
+	{"reembed", "-n", "ns"}, {"trash"}, {"restore", aNoteID}, {"purge", aNoteID}, {"purge", "--all"},
+	{"delete", "--purge", aNoteID},
 }
 
 // TestReadVerbsCreateNoDatabase: a verb that reads, given a database that

@@ -228,6 +228,16 @@ func TestServeSeesCLIWrites(t *testing.T) {
 				t.Errorf("%s search on the server still finds the note the CLI deleted", mode)
 			}
 		}
+		// The delete went to the trash: restored by the CLI, the note is
+		// back in the server's indexes through the change feed.
+		if err := amemCommand(t, nil, "restore", "--db", db, "--namespace", "team", id).Run(); err != nil {
+			t.Fatalf("amem restore: %v", err)
+		}
+		for _, mode := range modes {
+			if !srv.found(t, key, "team", mode, text, id) {
+				t.Errorf("%s search on the server misses the note the CLI restored from the trash", mode)
+			}
+		}
 	})
 }
 

@@ -159,26 +159,6 @@ func (a *app) listCmd() *cobra.Command {
 // API.
 const maxListLimit = 1000
 
-func (a *app) deleteCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "delete ID",
-		Short: "delete a note, its links (both ways) and its history",
-		Args:  exactArgs(1, "a note ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.withNote(args[0], func(mem *memory.Memory, n amem.Note) error {
-				if err := mem.Delete(a.ctx, n.Namespace, n.ID); err != nil {
-					return err
-				}
-				if a.jsonOut {
-					return a.printJSON(wire.Deleted{Deleted: n.ID})
-				}
-				fmt.Fprintf(a.stdout, "deleted %s\n", n.ID)
-				return nil
-			})
-		},
-	}
-}
-
 func (a *app) linksCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "links ID",
@@ -247,10 +227,13 @@ func (a *app) historyCmd() *cobra.Command {
 
 func (a *app) restoreCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "restore ID VERSION",
-		Short: "bring a note back to an earlier version (as a new version)",
-		Args:  exactArgs(2, "a note ID and a version number (see 'amem history ID')"),
+		Use:   "restore ID [VERSION]",
+		Short: "bring a note back to an earlier version, or from the trash without one (as a new version)",
+		Args:  restoreArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 1 {
+				return a.restoreTrashed(args[0])
+			}
 			v, err := strconv.Atoi(strings.TrimPrefix(args[1], "v"))
 			if err != nil || v < 1 {
 				return usagef("version %q is not a positive number (see 'amem history %s')", args[1], args[0])

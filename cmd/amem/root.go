@@ -34,6 +34,7 @@ type app struct {
 	cli.Globals
 
 	claimLease time.Duration // serve: see its flag
+	trashFor   time.Duration // serve: see its flag (trash.go)
 	// approximateFrom is memory.Options.Indexes.ApproximateFrom (serve: see its
 	// flag; 0, the default, elsewhere).
 	approximateFrom int
@@ -73,7 +74,7 @@ linked notes.`,
 		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
 		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(), a.reembedCmd(),
 		a.keysCmd(), a.serveCmd(), a.mcpCmd(), a.configCmd(), a.checkCmd(),
-		a.versionCmd(), a.namespacesCmd(), a.editCmd(),
+		a.versionCmd(), a.namespacesCmd(), a.editCmd(), a.trashCmd(), a.purgeCmd(),
 	)
 	return root
 }

@@ -123,6 +123,7 @@ the requests in flight and the enrichments running, then exits 0.`,
 	f.StringVar(&logFormat, "log-format", "text", "log format on stderr: text or json")
 	f.IntVar(&workers, "workers", 2, "enrichments run in parallel")
 	f.DurationVar(&a.claimLease, "claim-lease", 30*time.Second, "how long an enrichment's claim on a note lasts unless renewed: a note claimed by an instance that died waits this long before another takes it over")
+	a.trashFlag(f)
 	f.IntVar(&a.approximateFrom, "approximate-from", kernel.DefaultApproximateFrom, "notes from which a namespace is searched through an approximate index (built in the background, saved beside a SQLite database or in the user cache directory for PostgreSQL) instead of an exact scan; negative: never")
 	f.Int64Var(&maxBody, "max-body", server.DefaultMaxBodyBytes, "largest request body in bytes (413 above)")
 	f.DurationVar(&bodyTimeout, "body-timeout", server.DefaultBodyTimeout, "how long a request's body may take to arrive, on every route, /mcp too; then the connection is closed")

@@ -51,7 +51,7 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 		return nil, err
 	}
 	cfg.Log, cfg.Logger = a.stderr, logger
-	cfg.Options = memory.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, Indexes: kernel.Options{ApproximateFrom: a.approximateFrom},
+	cfg.Options = memory.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, TrashFor: a.trashFor, Indexes: kernel.Options{ApproximateFrom: a.approximateFrom},
 		RestatementSimilarity: a.Restatement}
 	mem, st, err := local.OpenWithStore(a.ctx, cfg)
 	if err != nil {

@@ -31,11 +31,17 @@ func DecodeVersion(v *amem.Version, changes, snapshot string) error {
 	if err := json.Unmarshal([]byte(changes), &v.Changes); err != nil {
 		return fmt.Errorf("version %d: changes: %w", v.Version, err)
 	}
-	if v.Changes == nil {
-		v.Changes = []amem.FieldChange{}
-	}
 	if err := json.Unmarshal([]byte(snapshot), &v.Snapshot); err != nil {
 		return fmt.Errorf("version %d: snapshot: %w", v.Version, err)
+	}
+	normalizeVersion(v)
+	return nil
+}
+
+// normalizeVersion gives a decoded version what AddVersion was given.
+func normalizeVersion(v *amem.Version) {
+	if v.Changes == nil {
+		v.Changes = []amem.FieldChange{}
 	}
 	sn := &v.Snapshot
 	if sn.Keywords == nil {
@@ -50,5 +56,4 @@ func DecodeVersion(v *amem.Version, changes, snapshot string) error {
 	if !sn.EventTime.IsZero() {
 		sn.EventTime = sn.EventTime.UTC()
 	}
-	return nil
 }

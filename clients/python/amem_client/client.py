@@ -26,6 +26,8 @@ from .models import (
     NotePage,
     SearchResult,
     Stats,
+    TrashedNote,
+    TrashPage,
     UsageTotal,
     Version,
     Webhook,
@@ -196,8 +198,10 @@ class Client:
         }
         return from_json(Note, self._call("PATCH", _ns(ns, "/notes/", id), body=body))
 
-    def delete_note(self, ns: str, id: str) -> None:
-        self._call("DELETE", _ns(ns, "/notes/", id))
+    def delete_note(self, ns: str, id: str, *, purge: Optional[bool] = None) -> None:
+        """Moves the note to the namespace's trash (restore_trashed brings it
+        back); purge=True deletes it for good, live or trashed."""
+        self._call("DELETE", _ns(ns, "/notes/", id), _query(purge=purge))
 
     def get_note_links(self, ns: str, id: str) -> List[Neighbor]:
         """The notes linked to this one, strongest link first."""
@@ -218,6 +222,26 @@ class Client:
     def get_note_usage(self, ns: str, id: str) -> List[UsageTotal]:
         """Model tokens the note's enrichment spent, per operation."""
         return from_json(List[UsageTotal], self._call("GET", _ns(ns, "/notes/", id, "/usage"))["usage"])
+
+    # The trash.
+
+    def list_trash(self, ns: str, *, after: Optional[str] = None, limit: Optional[int] = None) -> TrashPage:
+        """One page of the namespace's deleted notes, in ID order, each with
+        when it was deleted and when it expires."""
+        return from_json(TrashPage, self._call("GET", _ns(ns, "/trash"), _query(after=after, limit=limit)))
+
+    def restore_trashed(self, ns: str, id: str) -> Note:
+        """Brings a deleted note back from the trash as a new version, with its
+        history and its links to notes that still exist."""
+        return from_json(Note, self._call("POST", _ns(ns, "/trash/", id, "/restore")))
+
+    def purge_trashed(self, ns: str, id: str) -> None:
+        """Deletes one note of the trash for good."""
+        self._call("DELETE", _ns(ns, "/trash/", id))
+
+    def empty_trash(self, ns: str) -> int:
+        """Deletes every note in the namespace's trash for good; returns how many."""
+        return int(self._call("DELETE", _ns(ns, "/trash"))["purged"])
 
     # Search and links.
 

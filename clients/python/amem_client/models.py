@@ -182,6 +182,19 @@ class NotePage:
 
 
 @dataclass
+class TrashedNote:
+    note: Note
+    deleted_at: str
+    expires_at: str  # deleted for good then, unless restored
+
+
+@dataclass
+class TrashPage:
+    notes: List[TrashedNote]
+    next: str = ""  # pass as after for the next page; empty on the last
+
+
+@dataclass
 class Neighbor:
     link: Link
     note: Note

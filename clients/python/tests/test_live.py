@@ -126,6 +126,41 @@ class Live(unittest.TestCase):
             self.c.get_note(NS, n.id)
         self.assertEqual(e.exception.status, 404)
 
+    def test_trash(self) -> None:
+        n = self.c.create_note(NS, "The lighthouse keeper retires in June.", wait=True)
+        self.c.delete_note(NS, n.id)
+        with self.assertRaises(APIError) as e:
+            self.c.get_note(NS, n.id)
+        self.assertEqual(e.exception.status, 404)
+        self.assertNotIn(n.id, [h.id for h in self.c.search_notes(NS, "lighthouse keeper", mode="lexical")])
+        trashed = {t.note.id: t for t in self.c.list_trash(NS, limit=1000).notes}
+        self.assertIn(n.id, trashed)
+        self.assertGreater(trashed[n.id].expires_at, trashed[n.id].deleted_at)
+
+        r = self.c.restore_trashed(NS, n.id)
+        self.assertEqual(r.version, n.version + 1)
+        self.assertEqual(self.c.get_note_history(NS, n.id)[-1].actor, "restore")
+        self.assertIn(n.id, [h.id for h in self.c.search_notes(NS, "lighthouse keeper", mode="lexical")])
+        with self.assertRaises(APIError) as e:
+            self.c.restore_trashed(NS, n.id)
+        self.assertEqual(e.exception.status, 404)
+
+        self.c.delete_note(NS, n.id, purge=True)
+        with self.assertRaises(APIError) as e:
+            self.c.restore_trashed(NS, n.id)
+        self.assertEqual(e.exception.status, 404)
+
+        gone = self.c.create_note(NS, "A note purged from the trash.")
+        self.c.delete_note(NS, gone.id)
+        self.c.purge_trashed(NS, gone.id)
+        with self.assertRaises(APIError) as e:
+            self.c.purge_trashed(NS, gone.id)
+        self.assertEqual(e.exception.status, 404)
+        emptied = self.c.create_note(NS, "A note emptied with the trash.")
+        self.c.delete_note(NS, emptied.id)
+        self.assertGreaterEqual(self.c.empty_trash(NS), 1)
+        self.assertEqual(self.c.list_trash(NS).notes, [])
+
     def test_paging(self) -> None:
         tag = "page-" + uuid.uuid4().hex[:8]
         made = self.c.create_notes(

@@ -112,6 +112,34 @@ test("a note's life", async () => {
   await rejects(c.getNote(NS, n.id), 404);
 });
 
+test("trash", async () => {
+  const n = await c.createNote(NS, { content: "The lighthouse keeper retires in June." }, { wait: true });
+  await c.deleteNote(NS, n.id);
+  await rejects(c.getNote(NS, n.id), 404);
+  const lexical = async () => (await c.searchNotes(NS, "lighthouse keeper", { mode: "lexical" })).map((h) => h.id);
+  assert.ok(!(await lexical()).includes(n.id));
+  const trashed = (await c.listTrash(NS, { limit: 1000 })).notes.find((t) => t.note.id === n.id);
+  assert.ok(trashed && trashed.expires_at > trashed.deleted_at, JSON.stringify(trashed));
+
+  const back = await c.restoreTrashed(NS, n.id);
+  assert.equal(back.version, n.version + 1);
+  assert.equal((await c.getNoteHistory(NS, n.id)).at(-1).actor, "restore");
+  assert.ok((await lexical()).includes(n.id));
+  await rejects(c.restoreTrashed(NS, n.id), 404);
+
+  await c.deleteNote(NS, n.id, { purge: true });
+  await rejects(c.restoreTrashed(NS, n.id), 404);
+
+  const gone = await c.createNote(NS, { content: "A note purged from the trash." });
+  await c.deleteNote(NS, gone.id);
+  assert.equal(await c.purgeTrashed(NS, gone.id), undefined);
+  await rejects(c.purgeTrashed(NS, gone.id), 404);
+  const emptied = await c.createNote(NS, { content: "A note emptied with the trash." });
+  await c.deleteNote(NS, emptied.id);
+  assert.ok((await c.emptyTrash(NS)) >= 1);
+  assert.deepEqual((await c.listTrash(NS)).notes, []);
+});
+
 test("paging", async () => {
   const tag = "page-" + Math.random().toString(36).slice(2, 10);
   const made = await c.createNotes(

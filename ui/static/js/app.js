@@ -1,5 +1,5 @@
 // The UI's shell: sign-in, the namespace, and hash routes (#/notes,
-// #/note/ID, #/search, #/graph, #/new, #/edit/ID, #/stats), each a view
+// #/note/ID, #/search, #/graph, #/new, #/edit/ID, #/stats, #/trash), each a view
 // that fills a fresh element from the API.
 import { API } from './api.js';
 import { h, replace, say, field, clearStatus } from './dom.js';
@@ -9,8 +9,9 @@ import { searchView } from './search.js';
 import { graphView } from './graph.js';
 import { newView, editView } from './write.js';
 import { statsView } from './stats.js';
+import { trashView } from './trash.js';
 
-const views = { notes: notesView, note: noteView, search: searchView, graph: graphView, new: newView, edit: editView, stats: statsView };
+const views = { notes: notesView, note: noteView, search: searchView, graph: graphView, new: newView, edit: editView, stats: statsView, trash: trashView };
 
 // The key lives in this tab's sessionStorage: gone when the tab closes,
 // never in a cookie (so no cross-site request can use it) or a URL.

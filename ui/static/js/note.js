@@ -3,6 +3,7 @@
 import { h, route, say, snippet, timeEl, tagsEl, stateEl, confirmDialog } from './dom.js';
 import { nsPath } from './api.js';
 import { changeEl } from './diff.js';
+import { deleteNote } from './trash.js';
 
 export async function noteView({ api, ns, parts, el, go }) {
   const id = parts[1] || '';
@@ -26,11 +27,12 @@ export async function noteView({ api, ns, parts, el, go }) {
   }));
   const del = h('button', { type: 'button', class: 'danger', id: 'delete' }, 'Delete');
   del.addEventListener('click', async () => {
-    if (!await confirmDialog('Delete this note, its links and its history? This cannot be undone.', 'Delete')) return;
-    act('Note deleted.', async () => {
-      await api.call('DELETE', base);
-      go(['notes']);
-    });
+    if (!await confirmDialog('Delete this note, its links and its history? It goes to the trash, from which it can be restored.', 'Delete')) return;
+    try {
+      await deleteNote(api, ns, id, go);
+    } catch (e) {
+      say(e.message, true);
+    }
   });
 
   const meta = Object.entries(n.metadata || {});

@@ -2,7 +2,7 @@
 // index.d.ts stays usable: the README's agent loop and a use of every
 // method with the types a caller would write.
 import { ApiError, Client } from "amem-client";
-import type { ApiKey, CreatedKey, CreatedWebhook, KeyInfo, LinkPage, Neighbor, Note, NotePage, SearchResult, Stats, UsageTotal, Version, Webhook, WebhookEvent } from "amem-client";
+import type { ApiKey, CreatedKey, CreatedWebhook, KeyInfo, LinkPage, Neighbor, Note, NotePage, SearchResult, Stats, TrashPage, UsageTotal, Version, Webhook, WebhookEvent } from "amem-client";
 
 declare function callYourLLM(prompt: string): Promise<string>;
 
@@ -45,6 +45,11 @@ export async function everyMethod(id: string): Promise<void> {
   const got: Note = await mem.getNote("agent", id);
   const updated: Note = await mem.updateNote("agent", id, { context: "c", reason: "why" });
   const gone: void = await mem.deleteNote("agent", id);
+  const trash: TrashPage = await mem.listTrash("agent", { limit: 10 });
+  const back: Note = await mem.restoreTrashed("agent", trash.notes[0].note.id);
+  const purgedOne: void = await mem.purgeTrashed("agent", id);
+  const purged: number = await mem.emptyTrash("agent");
+  const forGood: void = await mem.deleteNote("agent", id, { purge: true });
   const links: Neighbor[] = await mem.getNoteLinks("agent", id);
   const history: Version[] = await mem.getNoteHistory("agent", id);
   const restored: Note = await mem.restoreNote("agent", id, 1);
@@ -53,7 +58,7 @@ export async function everyMethod(id: string): Promise<void> {
   const hits: SearchResult[] = await mem.searchNotes("agent", "q", { mode: "hybrid", links: false });
   const linkPage: LinkPage = await mem.listLinks("agent", { after: page.next, limit: 5 });
   for await (const l of mem.iterLinks("agent")) l.strength.toFixed(2);
-  void [health, ready, metrics, doc, key, secret, failing, names, stats, note, notes, got, updated, gone, links, history, restored, enriched, usage, hits, linkPage];
+  void [health, ready, metrics, doc, key, secret, failing, names, stats, note, notes, got, updated, gone, trash, back, purgedOne, purged, forGood, links, history, restored, enriched, usage, hits, linkPage];
   try {
     await mem.getNote("agent", id);
   } catch (e) {
