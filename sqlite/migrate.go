@@ -306,9 +306,9 @@ func migrate(ctx context.Context, db *sql.DB) (err error) {
 
 // migrationSupersession keeps which notes stopped being true (issue 30):
 // valid_until (unix nanoseconds, NULL while the note holds),
-// superseded_by (the note that replaced it, '' for none),
+// superseded_by (the note that replaced it, ” for none),
 // caller_validity (1 once the caller set or cleared them, which the
-// curator then leaves alone), and each link's kind ('' and 'related'
+// curator then leaves alone), and each link's kind (” and 'related'
 // are the A-Mem link, 'supersedes' goes from the new note to the old).
 // The partial index serves filters on validity, which pass few notes
 // out of many only when many are superseded.
