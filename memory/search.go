@@ -106,7 +106,7 @@ func (m *Memory) searchIn(ctx context.Context, req amem.SearchRequest, p searchP
 		return nil, err
 	}
 	ctx, span := m.startSpan(ctx, "amem.search.read")
-	res, err := m.expand(ctx, req, hits, p)
+	res, err := m.expand(ctx, req, hits, v.SameContent(p.q), p)
 	endSpan(span, err)
 	return res, err
 }
@@ -384,7 +384,7 @@ func (e *queryEmbedding) stop() {
 
 // expand loads the direct hits and adds linked notes by the policy
 // documented on Search (search.Expansion), in two reads of the store.
-func (m *Memory) expand(ctx context.Context, req amem.SearchRequest, hits []amem.Scored, p searchPlan) ([]amem.Result, error) {
+func (m *Memory) expand(ctx context.Context, req amem.SearchRequest, hits []amem.Scored, exact []string, p searchPlan) ([]amem.Result, error) {
 	ns := req.Namespace
 	var out []amem.Result
 	err := m.view(ctx, func(tx amem.Tx) error {
@@ -396,7 +396,7 @@ func (m *Memory) expand(ctx context.Context, req amem.SearchRequest, hits []amem
 		for _, n := range notes {
 			byID[n.ID] = n
 		}
-		if hits, err = m.currentFirst(tx, ns, hits, byID, p); err != nil {
+		if hits, err = m.currentFirst(tx, ns, hits, exact, byID, p); err != nil {
 			return err
 		}
 		x := search.Expansion{PerHit: p.perHit, Budget: p.budget, Order: p.order}

@@ -301,9 +301,11 @@ const maxSupersessionChain = 8
 // It rewrites the hits one at a time in order, each step depending only
 // on the hits before, so the first n are the same for any K of n or more
 // (the rewrite of the first K hits is a prefix of the rewrite of more).
+// A hit whose content is the query (exact) keeps its place, first, as
+// every search promises; what superseded it follows right after it.
 // byID holds the hits' notes; the superseding notes it loads are added
 // to it. A superseding note the filter drops is not brought in.
-func (m *Memory) currentFirst(tx amem.Tx, ns string, hits []amem.Scored, byID map[string]amem.Note, p searchPlan) ([]amem.Scored, error) {
+func (m *Memory) currentFirst(tx amem.Tx, ns string, hits []amem.Scored, exact []string, byID map[string]amem.Note, p searchPlan) ([]amem.Scored, error) {
 	superseded := false
 	for _, h := range hits {
 		if n, ok := byID[h.ID]; ok && n.SupersededBy != "" && !n.ValidAt(p.at) {
@@ -340,14 +342,21 @@ func (m *Memory) currentFirst(tx amem.Tx, ns string, hits []amem.Scored, byID ma
 			}
 			chain = append(chain, by)
 		}
+		own := slices.Contains(exact, h.ID)
+		if own {
+			listed[h.ID] = true
+			out = append(out, h)
+		}
 		for i := len(chain) - 1; i >= 0; i-- {
 			if !listed[chain[i]] {
 				listed[chain[i]] = true
 				out = append(out, search.Hit{ID: chain[i], Score: h.Score})
 			}
 		}
-		listed[h.ID] = true
-		out = append(out, h)
+		if !own {
+			listed[h.ID] = true
+			out = append(out, h)
+		}
 	}
 	if len(out) > p.k {
 		out = out[:p.k]
