@@ -322,4 +322,6 @@ func TestSearchInvariantsWithSupersessions(t *testing.T) {
 
 // sameWords is a text's words, lower case, as the own-text rule compares
 // them.
-func sameWords(s string) string { return strings.Join(strings.FieldsFunc(strings.ToLower(s), isSep), " ") }
+func sameWords(s string) string {
+	return strings.Join(strings.FieldsFunc(strings.ToLower(s), isSep), " ")
+}
