@@ -38,6 +38,9 @@
 //     leaves the transaction usable: Memory skips such links and goes on;
 //   - AddVersion of a missing note is amem.ErrNotFound, of an existing
 //     version amem.ErrConflict;
+//   - a note's validity and a link's kind come back as written, and
+//     Filter.ValidAt passes notes without a ValidUntil or with one after
+//     it;
 //   - Close may be called twice; Update and View after it return
 //     amem.ErrClosed.
 package storetest
@@ -128,6 +131,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"WebhookFinishRound", testWebhookFinishRound},
 		{"WebhookClaimsConcurrent", testWebhookClaimsConcurrent},
 		{"Closed", testClosed},
+		{"Validity", testValidity},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.fn(t, open(t))
@@ -249,6 +253,7 @@ func normalize(n amem.Note) amem.Note {
 	n = n.Clone()
 	n.EventTime, n.IngestTime, n.UpdatedAt = n.EventTime.UTC(), n.IngestTime.UTC(), n.UpdatedAt.UTC()
 	n.Enrichment.At = n.Enrichment.At.UTC()
+	n.ValidUntil = n.ValidUntil.UTC()
 	for i := range n.Links {
 		n.Links[i].CreatedAt = n.Links[i].CreatedAt.UTC()
 	}
@@ -267,6 +272,7 @@ func checkUTC(t *testing.T, n amem.Note) {
 	check("IngestTime", n.IngestTime)
 	check("UpdatedAt", n.UpdatedAt)
 	check("Enrichment.At", n.Enrichment.At)
+	check("ValidUntil", n.ValidUntil)
 	for _, l := range n.Links {
 		check("link CreatedAt", l.CreatedAt)
 	}
