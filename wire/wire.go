@@ -42,39 +42,45 @@ func Items[T, U any](s []T, f func(T) U) []U {
 // Note is a whole note, without its embedding: a vector is large, and
 // meaningful only to the embedder that made it.
 type Note struct {
-	ID          string            `json:"id" jsonschema:"the note's ID: 26 characters, unique across namespaces"`
-	Namespace   string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
-	Content     string            `json:"content" jsonschema:"the memory as it was stored"`
-	EventTime   time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
-	IngestTime  time.Time         `json:"ingest_time" jsonschema:"when amem stored it (RFC 3339)"`
-	UpdatedAt   time.Time         `json:"updated_at" jsonschema:"when it last changed (RFC 3339)"`
-	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
-	Tags        []string          `json:"tags" jsonschema:"broad categories"`
-	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
-	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
-	Links       []Link            `json:"links" jsonschema:"every link touching the note, in both directions"`
-	Version     int               `json:"version" jsonschema:"1 for the note as added, one more for each change"`
-	Enrichment  Enrichment        `json:"enrichment" jsonschema:"how far amem got with the note's keywords, tags, context and links"`
+	ID             string            `json:"id" jsonschema:"the note's ID: 26 characters, unique across namespaces"`
+	Namespace      string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
+	Content        string            `json:"content" jsonschema:"the memory as it was stored"`
+	EventTime      time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
+	IngestTime     time.Time         `json:"ingest_time" jsonschema:"when amem stored it (RFC 3339)"`
+	UpdatedAt      time.Time         `json:"updated_at" jsonschema:"when it last changed (RFC 3339)"`
+	Keywords       []string          `json:"keywords" jsonschema:"salient words, most salient first"`
+	Tags           []string          `json:"tags" jsonschema:"broad categories"`
+	CuratorTags    []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
+	Context        string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
+	Metadata       map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
+	Links          []Link            `json:"links" jsonschema:"every link touching the note, in both directions"`
+	Version        int               `json:"version" jsonschema:"1 for the note as added, one more for each change"`
+	Enrichment     Enrichment        `json:"enrichment" jsonschema:"how far amem got with the note's keywords, tags, context and links"`
+	ValidUntil     time.Time         `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
+	SupersededBy   string            `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one; absent when none did"`
+	CallerValidity bool              `json:"caller_validity,omitempty" jsonschema:"true once a caller set or cleared the note's validity, which amem's curator then leaves alone"`
 }
 
 // NoteOf is n as clients see it.
 func NoteOf(n amem.Note) Note {
 	return Note{
-		ID:          n.ID,
-		Namespace:   n.Namespace,
-		Content:     n.Content,
-		EventTime:   n.EventTime,
-		IngestTime:  n.IngestTime,
-		UpdatedAt:   n.UpdatedAt,
-		Keywords:    n.Keywords,
-		Tags:        n.Tags,
-		CuratorTags: orEmpty(n.CuratorTags),
-		Context:     n.Context,
-		Metadata:    n.Metadata,
-		Links:       List(n.Links, LinkOf),
-		Version:     n.Version,
-		Enrichment:  EnrichmentOf(n.Enrichment),
+		ID:             n.ID,
+		Namespace:      n.Namespace,
+		Content:        n.Content,
+		EventTime:      n.EventTime,
+		IngestTime:     n.IngestTime,
+		UpdatedAt:      n.UpdatedAt,
+		Keywords:       n.Keywords,
+		Tags:           n.Tags,
+		CuratorTags:    orEmpty(n.CuratorTags),
+		Context:        n.Context,
+		Metadata:       n.Metadata,
+		Links:          List(n.Links, LinkOf),
+		Version:        n.Version,
+		Enrichment:     EnrichmentOf(n.Enrichment),
+		ValidUntil:     n.ValidUntil,
+		SupersededBy:   n.SupersededBy,
+		CallerValidity: n.CallerValidity,
 	}
 }
 
@@ -94,11 +100,16 @@ type Link struct {
 	Reason    string    `json:"reason,omitempty" jsonschema:"why the notes are linked"`
 	Strength  float64   `json:"strength" jsonschema:"0 to 1, higher is more closely related"`
 	CreatedAt time.Time `json:"created_at" jsonschema:"when the link was made (RFC 3339)"`
+	Kind      string    `json:"kind" jsonschema:"related: on one topic; supersedes: the source made the target no longer true"`
 }
 
-// LinkOf is l as clients see it.
+// LinkOf is l as clients see it: a link stored before kinds is related.
 func LinkOf(l amem.Link) Link {
-	return Link{Source: l.Source, Target: l.Target, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt}
+	kind := l.Kind
+	if kind == "" {
+		kind = amem.LinkRelated
+	}
+	return Link{Source: l.Source, Target: l.Target, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt, Kind: string(kind)}
 }
 
 // Enrichment is a note's state in the A-Mem pipeline.
@@ -119,36 +130,40 @@ func EnrichmentOf(e amem.Enrichment) Enrichment {
 // its score, without its links (a linked note comes as a result of its
 // own).
 type Result struct {
-	ID          string            `json:"id" jsonschema:"the note's ID"`
-	Content     string            `json:"content" jsonschema:"the memory as it was stored"`
-	Score       float64           `json:"score" jsonschema:"direct: the hit's relevance, 0 to 1, about the probability that it is relevant, in every mode; linked: the link's strength"`
-	Kind        string            `json:"kind" jsonschema:"direct: matches the query; linked: linked to a direct hit"`
-	Via         string            `json:"via,omitempty" jsonschema:"for a linked note, the direct hit it is linked to"`
-	Namespace   string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
-	EventTime   time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
-	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
-	Tags        []string          `json:"tags" jsonschema:"broad categories"`
-	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
-	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
+	ID           string            `json:"id" jsonschema:"the note's ID"`
+	Content      string            `json:"content" jsonschema:"the memory as it was stored"`
+	Score        float64           `json:"score" jsonschema:"direct: the hit's relevance, 0 to 1, about the probability that it is relevant, in every mode; linked: the link's strength"`
+	Kind         string            `json:"kind" jsonschema:"direct: matches the query; linked: linked to a direct hit"`
+	Via          string            `json:"via,omitempty" jsonschema:"for a linked note, the direct hit it is linked to"`
+	Namespace    string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
+	EventTime    time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
+	Keywords     []string          `json:"keywords" jsonschema:"salient words, most salient first"`
+	Tags         []string          `json:"tags" jsonschema:"broad categories"`
+	CuratorTags  []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
+	Context      string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
+	Metadata     map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
+	SupersededBy string            `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one, by the time the search answers for; absent when none did"`
+	ValidUntil   time.Time         `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
 }
 
 // ResultOf is r as clients see it.
 func ResultOf(r amem.Result) Result {
 	n := r.Note
 	return Result{
-		ID:          n.ID,
-		Content:     n.Content,
-		Score:       r.Score,
-		Kind:        string(r.Kind),
-		Via:         r.Via,
-		Namespace:   n.Namespace,
-		EventTime:   n.EventTime,
-		Keywords:    n.Keywords,
-		Tags:        n.Tags,
-		CuratorTags: orEmpty(n.CuratorTags),
-		Context:     n.Context,
-		Metadata:    n.Metadata,
+		ID:           n.ID,
+		Content:      n.Content,
+		Score:        r.Score,
+		Kind:         string(r.Kind),
+		Via:          r.Via,
+		Namespace:    n.Namespace,
+		EventTime:    n.EventTime,
+		Keywords:     n.Keywords,
+		Tags:         n.Tags,
+		CuratorTags:  orEmpty(n.CuratorTags),
+		Context:      n.Context,
+		Metadata:     n.Metadata,
+		SupersededBy: n.SupersededBy,
+		ValidUntil:   n.ValidUntil,
 	}
 }
 
@@ -203,19 +218,22 @@ func FieldChangeOf(c amem.FieldChange) FieldChange {
 
 // Snapshot is what a note's user can see of it at one version.
 type Snapshot struct {
-	Content     string            `json:"content" jsonschema:"the memory"`
-	EventTime   time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
-	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
-	Tags        []string          `json:"tags" jsonschema:"broad categories"`
-	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose"`
-	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs"`
+	Content      string            `json:"content" jsonschema:"the memory"`
+	EventTime    time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
+	Keywords     []string          `json:"keywords" jsonschema:"salient words, most salient first"`
+	Tags         []string          `json:"tags" jsonschema:"broad categories"`
+	CuratorTags  []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
+	Context      string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose"`
+	Metadata     map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs"`
+	ValidUntil   time.Time         `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it held"`
+	SupersededBy string            `json:"superseded_by,omitempty" jsonschema:"the note that had replaced this one"`
 }
 
 // SnapshotOf is s as clients see it.
 func SnapshotOf(s amem.Snapshot) Snapshot {
 	return Snapshot{Content: s.Content, EventTime: s.EventTime, Keywords: s.Keywords, Tags: s.Tags,
-		CuratorTags: orEmpty(s.CuratorTags), Context: s.Context, Metadata: s.Metadata}
+		CuratorTags: orEmpty(s.CuratorTags), Context: s.Context, Metadata: s.Metadata,
+		ValidUntil: s.ValidUntil, SupersededBy: s.SupersededBy}
 }
 
 // Usage counts model tokens.
