@@ -42,15 +42,17 @@ type addInput struct {
 }
 
 type searchInput struct {
-	Query     string            `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
-	K         int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
-	Mode      string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
-	Tags      []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
-	TagSource string            `json:"tag_source,omitempty" jsonschema:"which of a note's tags the tags match: caller (only tags the caller gave, never the ones amem guessed), curator (only the ones amem added) or any (default)"`
-	From      string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
-	To        string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
-	Metadata  map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
-	MinScore  *float64          `json:"min_score,omitempty" jsonschema:"leave out direct hits whose score (relevance, 0 to 1) is below this; 0 keeps every hit; default: the floor measured for the server's embedder (0.03 for the offline default, else 0)"`
+	Query             string            `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
+	K                 int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
+	Mode              string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
+	Tags              []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
+	TagSource         string            `json:"tag_source,omitempty" jsonschema:"which of a note's tags the tags match: caller (only tags the caller gave, never the ones amem guessed), curator (only the ones amem added) or any (default)"`
+	From              string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
+	To                string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
+	Metadata          map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
+	MinScore          *float64          `json:"min_score,omitempty" jsonschema:"leave out direct hits whose score (relevance, 0 to 1) is below this; 0 keeps every hit; default: the floor measured for the server's embedder (0.03 for the offline default, else 0)"`
+	AsOf              string            `json:"as_of,omitempty" jsonschema:"answer with what was current at this time, RFC 3339 or a date: notes said after it are left out, and a note counts as superseded only if it was by then; default: now"`
+	ExcludeSuperseded bool              `json:"exclude_superseded,omitempty" jsonschema:"true: leave out notes no longer true (a result's superseded_by names the note that replaced it); false (default): a superseded note comes right below the note that replaced it"`
 	nsArg
 }
 
@@ -243,7 +245,14 @@ func (t *tools) search(ctx context.Context, ns string, in searchInput) (wire.Res
 	if in.MinScore != nil {
 		minScore = *in.MinScore
 	}
-	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f, MinScore: minScore})
+	req := amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f, MinScore: minScore,
+		ExcludeSuperseded: in.ExcludeSuperseded}
+	if in.AsOf != "" {
+		if req.AsOf, err = amem.ParseTime(in.AsOf); err != nil {
+			return wire.ResultList{}, fmt.Errorf("as_of: %w", err)
+		}
+	}
+	rs, err := t.mem.Search(ctx, req)
 	if err != nil {
 		return wire.ResultList{}, err
 	}
