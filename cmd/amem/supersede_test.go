@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/wire"
 )
 
 // The CLI shows supersession (issue 30) made by another Memory on the
@@ -60,4 +62,57 @@ func TestCLISupersession(t *testing.T) {
 	if _, _, err := amemCLI(t, "", "search", "--db", db, "--as-of", "soon", "x"); err == nil {
 		t.Fatal("--as-of soon accepted")
 	}
+}
+
+// Issue 30 across real processes, on SQLite and PostgreSQL: one server
+// marks a note superseded (PATCH validity), another server's searches
+// and a CLI process's see it, and the second server's restore reaches
+// the first.
+func TestServesShareSupersession(t *testing.T) {
+	onEachDB(t, func(t *testing.T, db string) {
+		key := createKey(t, db, "--namespace", "home")
+		a, b := startServe(t, nil, db), startServe(t, nil, db)
+		var old, nw wire.Note
+		if code := a.call(t, "POST", "/v1/namespaces/home/notes?wait=true", key, `{"content": "I live in Boston.", "time": "2026-01-10T00:00:00Z"}`, &old); code != 201 {
+			t.Fatalf("create: %d", code)
+		}
+		if code := a.call(t, "POST", "/v1/namespaces/home/notes?wait=true", key, `{"content": "I moved to Seattle in March; I live in Seattle now.", "time": "2026-03-15T00:00:00Z"}`, &nw); code != 201 {
+			t.Fatalf("create: %d", code)
+		}
+		search := func(s *served, extra string) []wire.Result {
+			t.Helper()
+			var res wire.ResultList
+			if code := s.call(t, "GET", "/v1/namespaces/home/search?links=false&q="+url.QueryEscape("where do I live")+extra, key, "", &res); code != 200 {
+				t.Fatalf("search: %d", code)
+			}
+			return res.Results
+		}
+		if res := search(b, ""); len(res) != 2 || res[0].SupersededBy != "" || res[1].SupersededBy != "" {
+			t.Fatalf("before: %+v", res) // b's indexes are loaded from here on
+		}
+		if code := a.call(t, "PATCH", "/v1/namespaces/home/notes/"+old.ID, key, `{"validity": {"superseded_by": "`+nw.ID+`"}}`, nil); code != 200 {
+			t.Fatalf("patch: %d", code)
+		}
+		for _, mode := range modes {
+			if res := search(b, "&mode="+mode); len(res) != 2 || res[0].ID != nw.ID || res[1].ID != old.ID || res[1].SupersededBy != nw.ID {
+				t.Fatalf("%s on the other server: %+v", mode, res)
+			}
+			if res := search(b, "&mode="+mode+"&as_of=2026-02-01"); len(res) != 1 || res[0].ID != old.ID {
+				t.Fatalf("%s as of February on the other server: %+v", mode, res)
+			}
+		}
+		out, err := amemCommand(t, nil, "search", "--db", db, "--namespace", "home", "--links-per-hit", "-1", "where do I live").Output()
+		if err != nil {
+			t.Fatalf("amem search: %v", err)
+		}
+		if lines := strings.Split(strings.TrimSpace(string(out)), "\n"); len(lines) != 2 || !strings.HasSuffix(lines[1], "[superseded by "+nw.ID+"]") {
+			t.Fatalf("amem search:\n%s", out)
+		}
+		if code := b.call(t, "PATCH", "/v1/namespaces/home/notes/"+old.ID, key, `{"validity": {}}`, nil); code != 200 {
+			t.Fatalf("restore: %d", code)
+		}
+		if res := search(a, "&exclude_superseded=true"); len(res) != 2 {
+			t.Fatalf("after the other server's restore: %+v", res)
+		}
+	})
 }
