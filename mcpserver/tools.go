@@ -58,12 +58,19 @@ type searchInput struct {
 
 type updateInput struct {
 	idArg
-	Content  *string   `json:"content,omitempty" jsonschema:"the new text; amem rewrites the note's keywords and context and links it again"`
-	Time     *string   `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 or a date"`
-	Keywords *[]string `json:"keywords,omitempty" jsonschema:"replaces the keywords; [] clears them"`
-	Tags     *[]string `json:"tags,omitempty" jsonschema:"replaces the tags; [] clears them"`
-	Context  *string   `json:"context,omitempty" jsonschema:"replaces the one-sentence context"`
-	Reason   string    `json:"reason,omitempty" jsonschema:"why the note changes, kept in its history"`
+	Content  *string        `json:"content,omitempty" jsonschema:"the new text; amem rewrites the note's keywords and context and links it again"`
+	Time     *string        `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 or a date"`
+	Keywords *[]string      `json:"keywords,omitempty" jsonschema:"replaces the keywords; [] clears them"`
+	Tags     *[]string      `json:"tags,omitempty" jsonschema:"replaces the tags; [] clears them"`
+	Context  *string        `json:"context,omitempty" jsonschema:"replaces the one-sentence context"`
+	Reason   string         `json:"reason,omitempty" jsonschema:"why the note changes, kept in its history"`
+	Validity *validityInput `json:"validity,omitempty" jsonschema:"whether the note is still true, as the user says (amem's curator never overrides it): {} restores it to current; superseded_by names the note that replaced it; valid_until ends it without a replacement"`
+}
+
+// validityInput is update_memory's validity, as REST's PATCH takes it.
+type validityInput struct {
+	SupersededBy string `json:"superseded_by,omitempty" jsonschema:"the ID of the note that replaced this one"`
+	ValidUntil   string `json:"valid_until,omitempty" jsonschema:"when it stopped being true, RFC 3339 or a date; default: the replacing note's time"`
 }
 
 // Tools. Their descriptions are what a model reads to choose and call them.
@@ -180,7 +187,9 @@ var updateTool = &mcp.Tool{
 	Name: "update_memory",
 	Description: "Correct or change a note by ID. Give only the fields to change; keywords and tags replace the old " +
 		"lists. New content makes amem rewrite the note's keywords and context and choose its links again. Every change " +
-		"is kept as a new version (see memory_history): give a reason.",
+		"is kept as a new version (see memory_history): give a reason. When the user says a remembered fact is no " +
+		"longer true, give validity: {superseded_by: the ID of the note that replaced it} (searches then list the " +
+		"old note below the new one), or {} to make a note current again.",
 	InputSchema: inputSchema[updateInput](),
 	Annotations: &mcp.ToolAnnotations{Title: "Update a memory", DestructiveHint: new(true), OpenWorldHint: new(false)},
 }
@@ -268,10 +277,20 @@ func (t *tools) get(ctx context.Context, ns string, in idArg) (wire.Note, error)
 }
 
 func (t *tools) update(ctx context.Context, ns string, in updateInput) (wire.Note, error) {
-	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil && in.Context == nil {
-		return wire.Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags or context", amem.ErrInvalid)
+	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil && in.Context == nil && in.Validity == nil {
+		return wire.Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags, context or validity", amem.ErrInvalid)
 	}
 	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags, Context: in.Context, Reason: in.Reason}
+	if v := in.Validity; v != nil {
+		req.Validity = &amem.Validity{SupersededBy: v.SupersededBy}
+		if v.ValidUntil != "" {
+			at, err := amem.ParseTime(v.ValidUntil)
+			if err != nil {
+				return wire.Note{}, fmt.Errorf("valid_until: %w", err)
+			}
+			req.Validity.Until = at
+		}
+	}
 	if in.Time != nil {
 		at, err := amem.ParseTime(*in.Time)
 		if err != nil {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
 	"github.com/amem-dev/amem/wire"
@@ -33,8 +32,8 @@ func TestMCPSearchSupersession(t *testing.T) {
 
 	old := mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": "Dentist appointment at 3pm on Friday.", "time": "2026-05-04"})
 	nw := mcptest.Call[wire.Note](t, cs, "add_memory", mcptest.Args{"content": "The dentist appointment moved to 4pm on Friday.", "time": "2026-05-06"})
-	if _, err := mem.Update(ctx, "default", old.ID, amem.UpdateRequest{Validity: &amem.Validity{SupersededBy: nw.ID}}); err != nil {
-		t.Fatal(err)
+	if got := mcptest.Call[wire.Note](t, cs, "update_memory", mcptest.Args{"id": old.ID, "validity": map[string]any{"superseded_by": nw.ID}}); got.SupersededBy != nw.ID || !got.CallerValidity {
+		t.Fatalf("update_memory validity: %+v", got)
 	}
 	search := func(args mcptest.Args) []wire.Result {
 		t.Helper()
@@ -49,5 +48,11 @@ func TestMCPSearchSupersession(t *testing.T) {
 	}
 	if res := search(mcptest.Args{"exclude_superseded": true}); len(res) != 1 || res[0].ID != nw.ID {
 		t.Fatalf("without superseded notes: %+v", res)
+	}
+	if got := mcptest.Call[wire.Note](t, cs, "update_memory", mcptest.Args{"id": old.ID, "validity": map[string]any{}}); got.SupersededBy != "" {
+		t.Fatalf("update_memory validity {}: %+v", got)
+	}
+	if res := search(mcptest.Args{"exclude_superseded": true}); len(res) != 2 {
+		t.Fatalf("after the restore: %+v", res)
 	}
 }
