@@ -199,13 +199,14 @@ type FieldChange struct {
 func (n Note) Snapshot() Snapshot {
 	c := n.Clone()
 	return Snapshot{
-		Content:      c.Content,
-		EventTime:    c.EventTime,
-		Keywords:     c.Keywords,
-		Tags:         c.Tags,
-		CuratorTags:  c.CuratorTags,
-		Context:      c.Context,
-		Metadata:     c.Metadata,
+		Content:     c.Content,
+		EventTime:   c.EventTime,
+		Keywords:    c.Keywords,
+		Tags:        c.Tags,
+		CuratorTags: c.CuratorTags,
+		Context:     c.Context,
+		Metadata:    c.Metadata,
+
 		ValidUntil:   c.ValidUntil,
 		SupersededBy: c.SupersededBy,
 	}

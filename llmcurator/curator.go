@@ -184,13 +184,15 @@ type (
 		Tags    []string `json:"tags"`
 	}
 	connectOut struct {
-		Links      []linkOut   `json:"links"`
-		Evolve     []evolveOut `json:"evolve"`
-		Supersedes []string    `json:"supersedes"`
+		Links  []linkOut   `json:"links"`
+		Evolve []evolveOut `json:"evolve"`
+
+		Supersedes []string `json:"supersedes"`
 	}
 	linksOut struct {
-		Links      []linkOut `json:"links"`
-		Supersedes []string  `json:"supersedes"`
+		Links []linkOut `json:"links"`
+
+		Supersedes []string `json:"supersedes"`
 	}
 	evolutionOut struct {
 		Evolve []evolveOut `json:"evolve"`

@@ -42,28 +42,32 @@ type addInput struct {
 }
 
 type searchInput struct {
-	Query             string            `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
-	K                 int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
-	Mode              string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
-	Tags              []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
-	TagSource         string            `json:"tag_source,omitempty" jsonschema:"which of a note's tags the tags match: caller (only tags the caller gave, never the ones amem guessed), curator (only the ones amem added) or any (default)"`
-	From              string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
-	To                string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
-	Metadata          map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
-	MinScore          *float64          `json:"min_score,omitempty" jsonschema:"leave out direct hits whose score (relevance, 0 to 1) is below this; 0 keeps every hit; default: the floor measured for the server's embedder (0.03 for the offline default, else 0)"`
-	AsOf              string            `json:"as_of,omitempty" jsonschema:"answer with what was current at this time, RFC 3339 or a date: notes said after it are left out, and a note counts as superseded only if it was by then; default: now"`
-	ExcludeSuperseded bool              `json:"exclude_superseded,omitempty" jsonschema:"true: leave out notes no longer true (a result's superseded_by names the note that replaced it); false (default): a superseded note comes right below the note that replaced it"`
+	Query     string            `json:"query" jsonschema:"what to recall, in words: a question, a topic or a name"`
+	K         int               `json:"k,omitempty" jsonschema:"how many direct hits to return (linked notes come on top)"`
+	Mode      string            `json:"mode,omitempty" jsonschema:"hybrid: meaning and exact words; vector: meaning only; lexical: exact words (names, numbers, rare terms)"`
+	Tags      []string          `json:"tags,omitempty" jsonschema:"only notes with every one of these tags, in any case"`
+	TagSource string            `json:"tag_source,omitempty" jsonschema:"which of a note's tags the tags match: caller (only tags the caller gave, never the ones amem guessed), curator (only the ones amem added) or any (default)"`
+	From      string            `json:"from,omitempty" jsonschema:"only notes from this time on: RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08, midnight UTC)"`
+	To        string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
+	Metadata  map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
+	MinScore  *float64          `json:"min_score,omitempty" jsonschema:"leave out direct hits whose score (relevance, 0 to 1) is below this; 0 keeps every hit; default: the floor measured for the server's embedder (0.03 for the offline default, else 0)"`
+
+	// What was true when (docs/SEARCH.md, "What is true now").
+	AsOf              string `json:"as_of,omitempty" jsonschema:"answer with what was current at this time, RFC 3339 or a date: notes said after it are left out, and a note counts as superseded only if it was by then; default: now"`
+	ExcludeSuperseded bool   `json:"exclude_superseded,omitempty" jsonschema:"true: leave out notes no longer true (a result's superseded_by names the note that replaced it); false (default): a superseded note comes right below the note that replaced it"`
 	nsArg
 }
 
 type updateInput struct {
 	idArg
-	Content  *string        `json:"content,omitempty" jsonschema:"the new text; amem rewrites the note's keywords and context and links it again"`
-	Time     *string        `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 or a date"`
-	Keywords *[]string      `json:"keywords,omitempty" jsonschema:"replaces the keywords; [] clears them"`
-	Tags     *[]string      `json:"tags,omitempty" jsonschema:"replaces the tags; [] clears them"`
-	Context  *string        `json:"context,omitempty" jsonschema:"replaces the one-sentence context"`
-	Reason   string         `json:"reason,omitempty" jsonschema:"why the note changes, kept in its history"`
+	Content  *string   `json:"content,omitempty" jsonschema:"the new text; amem rewrites the note's keywords and context and links it again"`
+	Time     *string   `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 or a date"`
+	Keywords *[]string `json:"keywords,omitempty" jsonschema:"replaces the keywords; [] clears them"`
+	Tags     *[]string `json:"tags,omitempty" jsonschema:"replaces the tags; [] clears them"`
+	Context  *string   `json:"context,omitempty" jsonschema:"replaces the one-sentence context"`
+	Reason   string    `json:"reason,omitempty" jsonschema:"why the note changes, kept in its history"`
+
+	// The user's word on whether the note is still true.
 	Validity *validityInput `json:"validity,omitempty" jsonschema:"whether the note is still true, as the user says (amem's curator never overrides it): {} restores it to current; superseded_by names the note that replaced it; valid_until ends it without a replacement"`
 }
 

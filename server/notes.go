@@ -209,7 +209,9 @@ type patchInput struct {
 	Context  *string           `json:"context,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 	Reason   string            `json:"reason,omitempty"`
-	Validity *validityInput    `json:"validity,omitempty"`
+
+	// The caller's word on whether the note is still true (validity.go).
+	Validity *validityInput `json:"validity,omitempty"`
 }
 
 func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {

@@ -42,42 +42,45 @@ func Items[T, U any](s []T, f func(T) U) []U {
 // Note is a whole note, without its embedding: a vector is large, and
 // meaningful only to the embedder that made it.
 type Note struct {
-	ID             string            `json:"id" jsonschema:"the note's ID: 26 characters, unique across namespaces"`
-	Namespace      string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
-	Content        string            `json:"content" jsonschema:"the memory as it was stored"`
-	EventTime      time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
-	IngestTime     time.Time         `json:"ingest_time" jsonschema:"when amem stored it (RFC 3339)"`
-	UpdatedAt      time.Time         `json:"updated_at" jsonschema:"when it last changed (RFC 3339)"`
-	Keywords       []string          `json:"keywords" jsonschema:"salient words, most salient first"`
-	Tags           []string          `json:"tags" jsonschema:"broad categories"`
-	CuratorTags    []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context        string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
-	Metadata       map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
-	Links          []Link            `json:"links" jsonschema:"every link touching the note, in both directions"`
-	Version        int               `json:"version" jsonschema:"1 for the note as added, one more for each change"`
-	Enrichment     Enrichment        `json:"enrichment" jsonschema:"how far amem got with the note's keywords, tags, context and links"`
-	ValidUntil     time.Time         `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
-	SupersededBy   string            `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one; absent when none did"`
-	CallerValidity bool              `json:"caller_validity,omitempty" jsonschema:"true once a caller set or cleared the note's validity, which amem's curator then leaves alone"`
+	ID          string            `json:"id" jsonschema:"the note's ID: 26 characters, unique across namespaces"`
+	Namespace   string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
+	Content     string            `json:"content" jsonschema:"the memory as it was stored"`
+	EventTime   time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
+	IngestTime  time.Time         `json:"ingest_time" jsonschema:"when amem stored it (RFC 3339)"`
+	UpdatedAt   time.Time         `json:"updated_at" jsonschema:"when it last changed (RFC 3339)"`
+	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
+	Tags        []string          `json:"tags" jsonschema:"broad categories"`
+	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
+	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
+	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
+	Links       []Link            `json:"links" jsonschema:"every link touching the note, in both directions"`
+	Version     int               `json:"version" jsonschema:"1 for the note as added, one more for each change"`
+	Enrichment  Enrichment        `json:"enrichment" jsonschema:"how far amem got with the note's keywords, tags, context and links"`
+
+	// A note no longer true (docs/SEARCH.md, "What is true now").
+	ValidUntil     time.Time `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
+	SupersededBy   string    `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one; absent when none did"`
+	CallerValidity bool      `json:"caller_validity,omitempty" jsonschema:"true once a caller set or cleared the note's validity, which amem's curator then leaves alone"`
 }
 
 // NoteOf is n as clients see it.
 func NoteOf(n amem.Note) Note {
 	return Note{
-		ID:             n.ID,
-		Namespace:      n.Namespace,
-		Content:        n.Content,
-		EventTime:      n.EventTime,
-		IngestTime:     n.IngestTime,
-		UpdatedAt:      n.UpdatedAt,
-		Keywords:       n.Keywords,
-		Tags:           n.Tags,
-		CuratorTags:    orEmpty(n.CuratorTags),
-		Context:        n.Context,
-		Metadata:       n.Metadata,
-		Links:          List(n.Links, LinkOf),
-		Version:        n.Version,
-		Enrichment:     EnrichmentOf(n.Enrichment),
+		ID:          n.ID,
+		Namespace:   n.Namespace,
+		Content:     n.Content,
+		EventTime:   n.EventTime,
+		IngestTime:  n.IngestTime,
+		UpdatedAt:   n.UpdatedAt,
+		Keywords:    n.Keywords,
+		Tags:        n.Tags,
+		CuratorTags: orEmpty(n.CuratorTags),
+		Context:     n.Context,
+		Metadata:    n.Metadata,
+		Links:       List(n.Links, LinkOf),
+		Version:     n.Version,
+		Enrichment:  EnrichmentOf(n.Enrichment),
+
 		ValidUntil:     n.ValidUntil,
 		SupersededBy:   n.SupersededBy,
 		CallerValidity: n.CallerValidity,
@@ -130,38 +133,41 @@ func EnrichmentOf(e amem.Enrichment) Enrichment {
 // its score, without its links (a linked note comes as a result of its
 // own).
 type Result struct {
-	ID           string            `json:"id" jsonschema:"the note's ID"`
-	Content      string            `json:"content" jsonschema:"the memory as it was stored"`
-	Score        float64           `json:"score" jsonschema:"direct: the hit's relevance, 0 to 1, about the probability that it is relevant, in every mode; linked: the link's strength"`
-	Kind         string            `json:"kind" jsonschema:"direct: matches the query; linked: linked to a direct hit"`
-	Via          string            `json:"via,omitempty" jsonschema:"for a linked note, the direct hit it is linked to"`
-	Namespace    string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
-	EventTime    time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
-	Keywords     []string          `json:"keywords" jsonschema:"salient words, most salient first"`
-	Tags         []string          `json:"tags" jsonschema:"broad categories"`
-	CuratorTags  []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context      string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
-	Metadata     map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
-	SupersededBy string            `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one, by the time the search answers for; absent when none did"`
-	ValidUntil   time.Time         `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
+	ID          string            `json:"id" jsonschema:"the note's ID"`
+	Content     string            `json:"content" jsonschema:"the memory as it was stored"`
+	Score       float64           `json:"score" jsonschema:"direct: the hit's relevance, 0 to 1, about the probability that it is relevant, in every mode; linked: the link's strength"`
+	Kind        string            `json:"kind" jsonschema:"direct: matches the query; linked: linked to a direct hit"`
+	Via         string            `json:"via,omitempty" jsonschema:"for a linked note, the direct hit it is linked to"`
+	Namespace   string            `json:"namespace" jsonschema:"the memory space the note belongs to"`
+	EventTime   time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
+	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
+	Tags        []string          `json:"tags" jsonschema:"broad categories"`
+	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
+	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
+	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
+
+	// A note no longer true, by the time the search answers for.
+	SupersededBy string    `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one, by the time the search answers for; absent when none did"`
+	ValidUntil   time.Time `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
 }
 
 // ResultOf is r as clients see it.
 func ResultOf(r amem.Result) Result {
 	n := r.Note
 	return Result{
-		ID:           n.ID,
-		Content:      n.Content,
-		Score:        r.Score,
-		Kind:         string(r.Kind),
-		Via:          r.Via,
-		Namespace:    n.Namespace,
-		EventTime:    n.EventTime,
-		Keywords:     n.Keywords,
-		Tags:         n.Tags,
-		CuratorTags:  orEmpty(n.CuratorTags),
-		Context:      n.Context,
-		Metadata:     n.Metadata,
+		ID:          n.ID,
+		Content:     n.Content,
+		Score:       r.Score,
+		Kind:        string(r.Kind),
+		Via:         r.Via,
+		Namespace:   n.Namespace,
+		EventTime:   n.EventTime,
+		Keywords:    n.Keywords,
+		Tags:        n.Tags,
+		CuratorTags: orEmpty(n.CuratorTags),
+		Context:     n.Context,
+		Metadata:    n.Metadata,
+
 		SupersededBy: n.SupersededBy,
 		ValidUntil:   n.ValidUntil,
 	}
@@ -218,15 +224,17 @@ func FieldChangeOf(c amem.FieldChange) FieldChange {
 
 // Snapshot is what a note's user can see of it at one version.
 type Snapshot struct {
-	Content      string            `json:"content" jsonschema:"the memory"`
-	EventTime    time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
-	Keywords     []string          `json:"keywords" jsonschema:"salient words, most salient first"`
-	Tags         []string          `json:"tags" jsonschema:"broad categories"`
-	CuratorTags  []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context      string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose"`
-	Metadata     map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs"`
-	ValidUntil   time.Time         `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it held"`
-	SupersededBy string            `json:"superseded_by,omitempty" jsonschema:"the note that had replaced this one"`
+	Content     string            `json:"content" jsonschema:"the memory"`
+	EventTime   time.Time         `json:"event_time" jsonschema:"when it was said or happened (RFC 3339)"`
+	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
+	Tags        []string          `json:"tags" jsonschema:"broad categories"`
+	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
+	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose"`
+	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs"`
+
+	// The note's validity at this version.
+	ValidUntil   time.Time `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it held"`
+	SupersededBy string    `json:"superseded_by,omitempty" jsonschema:"the note that had replaced this one"`
 }
 
 // SnapshotOf is s as clients see it.

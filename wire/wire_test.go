@@ -165,14 +165,15 @@ var decisions = []struct {
 	{amem.Note{}, "Result", map[string]string{
 		"ID": shown, "Namespace": shown, "Content": shown, "EventTime": shown, "Keywords": shown,
 		"Tags": shown, "CuratorTags": shown, "Context": shown, "Metadata": shown,
+		"IngestTime": "a context list is read for what the notes say and when it happened",
+		"UpdatedAt":  "a context list is read for what the notes say and when it happened",
+		"Version":    "a context list is read for what the notes say; get the note for its state",
+		"Enrichment": "a context list is read for what the notes say; get the note for its state",
+		"Links":      "the linked notes come as results of their own (kind linked)",
+		"Embedding":  "never on the wire but for amem show --embedding",
+
 		"SupersededBy": shown, "ValidUntil": shown,
 		"CallerValidity": "who decided the validity is the note's state; get the note for it",
-		"IngestTime":     "a context list is read for what the notes say and when it happened",
-		"UpdatedAt":      "a context list is read for what the notes say and when it happened",
-		"Version":        "a context list is read for what the notes say; get the note for its state",
-		"Enrichment":     "a context list is read for what the notes say; get the note for its state",
-		"Links":          "the linked notes come as results of their own (kind linked)",
-		"Embedding":      "never on the wire but for amem show --embedding",
 	}},
 	{amem.Neighbor{}, "Neighbor", map[string]string{"Link": shown, "Note": shown}},
 	{amem.Version{}, "Version", map[string]string{
