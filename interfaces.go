@@ -65,6 +65,22 @@ type Decision struct {
 	// that decide links and evolutions in two calls; Usage is then the
 	// linking call's. Stats report it as the operation "evolve".
 	EvolveUsage Usage `json:"evolve_usage,omitzero"`
+	// Supersede names candidates that the new note makes no longer
+	// true. The engine applies one only to a candidate it showed, whose
+	// event time is not after the new note's, that no other note
+	// superseded and whose validity the caller has not set: it links
+	// the new note to it with a LinkSupersedes link, ends its validity
+	// at the new note's event time and records the reason in its
+	// history. Curators that cannot tell leave it empty.
+	Supersede []Supersession `json:"supersede,omitempty"`
+}
+
+// Supersession is the curator's decision that the new note replaces a
+// candidate: the candidate stated something the new note says is no
+// longer true (a corrected belief, a moved appointment, a new address).
+type Supersession struct {
+	Target string `json:"target"`
+	Reason string `json:"reason"`
 }
 
 // LinkDecision links the new note to one candidate.
@@ -344,11 +360,14 @@ type Filter struct {
 	// Metadata: the note's metadata must hold every pair, compared
 	// exactly.
 	Metadata map[string]string
+	// ValidAt, when set, passes only the notes still true at that time
+	// (Note.ValidAt): without a ValidUntil, or with one after it.
+	ValidAt time.Time
 }
 
 // IsZero reports whether f filters nothing.
 func (f Filter) IsZero() bool {
-	return f.From.IsZero() && f.To.IsZero() && len(f.Tags) == 0 && len(f.Metadata) == 0
+	return f.From.IsZero() && f.To.IsZero() && len(f.Tags) == 0 && len(f.Metadata) == 0 && f.ValidAt.IsZero()
 }
 
 // UsageRecord is the token usage of one model operation.

@@ -48,6 +48,18 @@ type Note struct {
 	Version int `json:"version"`
 
 	Enrichment Enrichment `json:"enrichment"`
+
+	// ValidUntil is when what the note says stopped being true; zero
+	// while it still is. SupersededBy is the note that replaced it, when
+	// one did (see Supersession): set by the curator's decision, or by
+	// the caller (UpdateRequest.Validity). Both notes stay; search ranks
+	// a superseded note below the note that superseded it.
+	ValidUntil   time.Time `json:"valid_until,omitzero"`
+	SupersededBy string    `json:"superseded_by,omitempty"`
+	// CallerValidity is set once the caller has set or cleared the
+	// note's validity: the user's word wins, so the curator never
+	// changes ValidUntil or SupersededBy again.
+	CallerValidity bool `json:"caller_validity,omitempty"`
 }
 
 // Link is an edge of the memory graph between two notes of one namespace.
@@ -59,7 +71,24 @@ type Link struct {
 	Reason    string    `json:"reason,omitempty"`
 	Strength  float64   `json:"strength"`
 	CreatedAt time.Time `json:"created_at"`
+	// Kind is what the link means: LinkRelated (also written "", as
+	// every link stored before kinds existed is) or LinkSupersedes.
+	Kind LinkKind `json:"kind,omitempty"`
 }
+
+// LinkKind says what a link means.
+type LinkKind string
+
+const (
+	// LinkRelated links notes on one topic, the A-Mem link. It is the
+	// kind of a link whose Kind is "".
+	LinkRelated LinkKind = "related"
+	// LinkSupersedes goes from a new note to an old one that the new
+	// note made no longer true ("I'm not allergic to penicillin after
+	// all" supersedes "I'm allergic to penicillin"); the old note's
+	// SupersededBy names the new one.
+	LinkSupersedes LinkKind = "supersedes"
+)
 
 // Other returns the end of l that is not id.
 func (l Link) Other(id string) string {
@@ -150,6 +179,12 @@ type Snapshot struct {
 	CuratorTags []string          `json:"curator_tags,omitempty"`
 	Context     string            `json:"context"`
 	Metadata    map[string]string `json:"metadata,omitempty"`
+	// ValidUntil and SupersededBy are the note's validity (see Note),
+	// so that a supersession, and its undoing, are versions with their
+	// changes. Restore leaves validity as it is: only the caller's
+	// UpdateRequest.Validity changes it after the curator.
+	ValidUntil   time.Time `json:"valid_until,omitzero"`
+	SupersededBy string    `json:"superseded_by,omitempty"`
 }
 
 // FieldChange is one field's old and new value, JSON-encoded so that lists
@@ -171,5 +206,14 @@ func (n Note) Snapshot() Snapshot {
 		CuratorTags: c.CuratorTags,
 		Context:     c.Context,
 		Metadata:    c.Metadata,
+
+		ValidUntil:   c.ValidUntil,
+		SupersededBy: c.SupersededBy,
 	}
+}
+
+// ValidAt reports whether the note was still true at t: it has no
+// ValidUntil, or t is before it.
+func (n Note) ValidAt(t time.Time) bool {
+	return n.ValidUntil.IsZero() || t.Before(n.ValidUntil)
 }

@@ -35,4 +35,19 @@ type UpdateRequest struct {
 	Metadata map[string]string
 	// Reason is kept in the note's history.
 	Reason string
+	// Validity, when non-nil, sets the note's validity as the caller
+	// says, and the curator never changes it afterwards (the user's
+	// word wins). A zero Validity restores the note to current: valid,
+	// superseded by nothing.
+	Validity *Validity
+}
+
+// Validity is a caller's word on whether a note is still true.
+type Validity struct {
+	// Until is when the note stopped being true. Zero with SupersededBy
+	// set means the superseding note's event time.
+	Until time.Time
+	// SupersededBy names the note of the namespace that replaced it;
+	// the engine links that note to this one with a LinkSupersedes link.
+	SupersededBy string
 }

@@ -1,6 +1,10 @@
 package amem
 
-import "github.com/amem-dev/amem/search"
+import (
+	"time"
+
+	"github.com/amem-dev/amem/search"
+)
 
 // The search's request and results. The modes, profiles and link orders
 // are package search's (the pipeline), under the names amem has always
@@ -71,6 +75,14 @@ type SearchRequest struct {
 	// [0, 1], is below it; the search still returns up to K of those
 	// above. 0 keeps every hit.
 	MinScore float64
+	// AsOf, when set, answers with what was current then: notes whose
+	// event time is after it are left out, and a supersession counts only
+	// if the note's validity ended by then. Zero is now.
+	AsOf time.Time
+	// ExcludeSuperseded leaves out the notes no longer true (at AsOf, or
+	// now); otherwise a superseded note is listed right after the note
+	// that superseded it.
+	ExcludeSuperseded bool
 }
 
 // ResultKind says why a note is in the results.

@@ -186,9 +186,13 @@ type (
 	connectOut struct {
 		Links  []linkOut   `json:"links"`
 		Evolve []evolveOut `json:"evolve"`
+
+		Supersedes []string `json:"supersedes"`
 	}
 	linksOut struct {
 		Links []linkOut `json:"links"`
+
+		Supersedes []string `json:"supersedes"`
 	}
 	evolutionOut struct {
 		Evolve []evolveOut `json:"evolve"`
@@ -206,11 +210,16 @@ const (
 		`"ref":{"type":"string"},"strength":{"type":"number"}}}}`
 	evolveProperty = `"evolve":{"type":"array","items":{"type":"object","additionalProperties":false,"required":["ref","context","tags"],"properties":{` +
 		`"ref":{"type":"string"},"context":{"type":["string","null"]},"tags":{"type":["array","null"],"items":{"type":"string"}}}}}`
+	// supersedesProperty asks for a reason, unlike links: a supersession
+	// is rare, and its reason is what the old note's history keeps. Each
+	// is one string, "M2: reason", since an object per item would cost
+	// every connect call some 25 more tokens of schema.
+	supersedesProperty = `"supersedes":{"type":"array","items":{"type":"string"}}`
 )
 
 var (
-	connectSchema   = schema("links_and_evolution", `"required":["links","evolve"],"properties":{`+linksProperty+`,`+evolveProperty+`}`)
-	linksSchema     = schema("links", `"required":["links"],"properties":{`+linksProperty+`}`)
+	connectSchema   = schema("links_and_evolution", `"required":["links","evolve","supersedes"],"properties":{`+linksProperty+`,`+evolveProperty+`,`+supersedesProperty+`}`)
+	linksSchema     = schema("links", `"required":["links","supersedes"],"properties":{`+linksProperty+`,`+supersedesProperty+`}`)
 	evolutionSchema = schema("evolution", `"required":["evolve"],"properties":{`+evolveProperty+`}`)
 )
 
@@ -326,6 +335,7 @@ func (c *Curator) connectOnce(ctx context.Context, note amem.Note, cands []amem.
 	}
 	d.Links = c.links(note, list, out.Links)
 	d.Evolve = c.evolutions(note, list, out.Evolve)
+	d.Supersede = c.supersessions(note, list, out.Supersedes)
 	return d, nil
 }
 
@@ -341,6 +351,7 @@ func (c *Curator) connectTwice(ctx context.Context, note amem.Note, cands []amem
 		return d, err
 	}
 	d.Links = c.links(note, list, links.Links)
+	d.Supersede = c.supersessions(note, list, links.Supersedes)
 	linked := make(map[string]bool, len(d.Links))
 	for _, l := range d.Links {
 		linked[l.Target] = true
@@ -367,6 +378,19 @@ func (c *Curator) links(note amem.Note, list []shown, out []linkOut) []amem.Link
 		}
 	}
 	return ls
+}
+
+// supersessions maps supersession answers, "M2: reason", to the
+// candidates of list they name, each once.
+func (c *Curator) supersessions(note amem.Note, list []shown, out []string) []amem.Supersession {
+	var ss []amem.Supersession
+	for _, s := range out {
+		ref, reason, _ := strings.Cut(s, ":")
+		if sh, ok := c.resolve(note, list, ref); ok && !slices.ContainsFunc(ss, func(x amem.Supersession) bool { return x.Target == sh.note.ID }) {
+			ss = append(ss, amem.Supersession{Target: sh.note.ID, Reason: strings.TrimSpace(reason)})
+		}
+	}
+	return ss
 }
 
 // evolutions maps evolution answers to the candidates of list they name.

@@ -74,6 +74,25 @@ func testPipelineOverTheWire(t *testing.T, mode llmcurator.ConnectMode) {
 	if !slices.Contains(aNow.Tags, "llm-evolved") || !slices.Contains(aNow.Tags, "llm") {
 		t.Fatalf("a not evolved: %+v", aNow)
 	}
+	// The model's supersession (issue 30): "moved to wednesday" ends the
+	// tuesday note's validity, with the model's reason in its history and
+	// a supersedes link from b; the injected supersessions were dropped.
+	if aNow.SupersededBy != b.ID || !aNow.ValidUntil.Equal(b.EventTime) ||
+		!slices.ContainsFunc(aNow.Links, func(l amem.Link) bool { return l.Source == b.ID && l.Kind == amem.LinkSupersedes }) {
+		t.Fatalf("a not superseded by b: %+v", aNow)
+	}
+	hist, err := mem.History(ctx, "ns", a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(hist, func(v amem.Version) bool {
+		return v.Reason == "superseded by new note "+b.ID+": the new memory replaces it"
+	}) {
+		t.Fatalf("a's history: %+v", hist)
+	}
+	if bNow.SupersededBy != "" {
+		t.Fatalf("b superseded: %+v", bNow)
+	}
 	// The injected note's instructions changed nothing outside its candidates.
 	for _, n := range []amem.Note{victim, other} {
 		got, err := mem.Get(ctx, n.Namespace, n.ID)

@@ -51,6 +51,10 @@ type searchInput struct {
 	To        string            `json:"to,omitempty" jsonschema:"only notes from before this time: RFC 3339 or a date (midnight UTC)"`
 	Metadata  map[string]string `json:"metadata,omitempty" jsonschema:"only notes whose metadata holds every one of these pairs, exactly"`
 	MinScore  *float64          `json:"min_score,omitempty" jsonschema:"leave out direct hits whose score (relevance, 0 to 1) is below this; 0 keeps every hit; default: the floor measured for the server's embedder (0.03 for the offline default, else 0)"`
+
+	// What was true when (docs/SEARCH.md, "What is true now").
+	AsOf              string `json:"as_of,omitempty" jsonschema:"answer with what was current at this time, RFC 3339 or a date: notes said after it are left out, and a note counts as superseded only if it was by then; default: now"`
+	ExcludeSuperseded bool   `json:"exclude_superseded,omitempty" jsonschema:"true: leave out notes no longer true (a result's superseded_by names the note that replaced it); false (default): a superseded note comes right below the note that replaced it"`
 	nsArg
 }
 
@@ -62,6 +66,15 @@ type updateInput struct {
 	Tags     *[]string `json:"tags,omitempty" jsonschema:"replaces the tags; [] clears them"`
 	Context  *string   `json:"context,omitempty" jsonschema:"replaces the one-sentence context"`
 	Reason   string    `json:"reason,omitempty" jsonschema:"why the note changes, kept in its history"`
+
+	// The user's word on whether the note is still true.
+	Validity *validityInput `json:"validity,omitempty" jsonschema:"whether the note is still true, as the user says (amem's curator never overrides it): {} restores it to current; superseded_by names the note that replaced it; valid_until ends it without a replacement"`
+}
+
+// validityInput is update_memory's validity, as REST's PATCH takes it.
+type validityInput struct {
+	SupersededBy string `json:"superseded_by,omitempty" jsonschema:"the ID of the note that replaced this one"`
+	ValidUntil   string `json:"valid_until,omitempty" jsonschema:"when it stopped being true, RFC 3339 or a date; default: the replacing note's time"`
 }
 
 // Tools. Their descriptions are what a model reads to choose and call them.
@@ -178,7 +191,9 @@ var updateTool = &mcp.Tool{
 	Name: "update_memory",
 	Description: "Correct or change a note by ID. Give only the fields to change; keywords and tags replace the old " +
 		"lists. New content makes amem rewrite the note's keywords and context and choose its links again. Every change " +
-		"is kept as a new version (see memory_history): give a reason.",
+		"is kept as a new version (see memory_history): give a reason. When the user says a remembered fact is no " +
+		"longer true, give validity: {superseded_by: the ID of the note that replaced it} (searches then list the " +
+		"old note below the new one), or {} to make a note current again.",
 	InputSchema: inputSchema[updateInput](),
 	Annotations: &mcp.ToolAnnotations{Title: "Update a memory", DestructiveHint: new(true), OpenWorldHint: new(false)},
 }
@@ -244,7 +259,14 @@ func (t *tools) search(ctx context.Context, ns string, in searchInput) (wire.Res
 	if in.MinScore != nil {
 		minScore = *in.MinScore
 	}
-	rs, err := t.mem.Search(ctx, amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f, MinScore: minScore})
+	req := amem.SearchRequest{Namespace: ns, Query: in.Query, K: in.K, Mode: amem.SearchMode(in.Mode), Filter: f, MinScore: minScore,
+		ExcludeSuperseded: in.ExcludeSuperseded}
+	if in.AsOf != "" {
+		if req.AsOf, err = amem.ParseTime(in.AsOf); err != nil {
+			return wire.ResultList{}, fmt.Errorf("as_of: %w", err)
+		}
+	}
+	rs, err := t.mem.Search(ctx, req)
 	if err != nil {
 		return wire.ResultList{}, err
 	}
@@ -260,10 +282,20 @@ func (t *tools) get(ctx context.Context, ns string, in idArg) (wire.Note, error)
 }
 
 func (t *tools) update(ctx context.Context, ns string, in updateInput) (wire.Note, error) {
-	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil && in.Context == nil {
-		return wire.Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags or context", amem.ErrInvalid)
+	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil && in.Context == nil && in.Validity == nil {
+		return wire.Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags, context or validity", amem.ErrInvalid)
 	}
 	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags, Context: in.Context, Reason: in.Reason}
+	if v := in.Validity; v != nil {
+		req.Validity = &amem.Validity{SupersededBy: v.SupersededBy}
+		if v.ValidUntil != "" {
+			at, err := amem.ParseTime(v.ValidUntil)
+			if err != nil {
+				return wire.Note{}, fmt.Errorf("valid_until: %w", err)
+			}
+			req.Validity.Until = at
+		}
+	}
 	if in.Time != nil {
 		at, err := amem.ParseTime(*in.Time)
 		if err != nil {

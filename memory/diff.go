@@ -27,6 +27,10 @@ func diffSnapshots(a, b amem.Snapshot) []amem.FieldChange {
 	add("curator_tags", nonNil(a.CuratorTags), nonNil(b.CuratorTags))
 	add("context", a.Context, b.Context)
 	add("metadata", nonNilMap(a.Metadata), nonNilMap(b.Metadata))
+	if !a.ValidUntil.Equal(b.ValidUntil) {
+		add("valid_until", a.ValidUntil, b.ValidUntil)
+	}
+	add("superseded_by", a.SupersededBy, b.SupersededBy)
 	if out == nil {
 		out = []amem.FieldChange{}
 	}

@@ -186,6 +186,8 @@ type plan struct {
 	links   []amem.Link   // from note to shown candidates
 	evolved []evolvedNote // candidates to rewrite
 	usage   usage
+	// supersede is the candidates the note supersedes (supersede.go).
+	supersede []supersession
 }
 
 // usage is the tokens the curator spent on a note, by operation; paid for
@@ -302,6 +304,7 @@ func (m *Memory) plan(ctx context.Context, base amem.Note) (*plan, error) {
 			Strength: clamp01(ld.Strength), CreatedAt: now,
 		})
 	}
+	m.planSupersessions(p, n, dec, cands)
 
 	evolvedSeen := make(map[string]bool)
 	var texts []string
@@ -534,6 +537,9 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 				if err := m.applyEvolution(tx, note, &p.evolved[i], &reembed); err != nil {
 					return err
 				}
+			}
+			if err := m.applySupersessions(tx, note, cur, p); err != nil {
+				return err
 			}
 			if len(reembed) > 0 {
 				return errRetryApply

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/amem-dev/amem"
 
@@ -105,7 +106,7 @@ func (m *Memory) searchIn(ctx context.Context, req amem.SearchRequest, p searchP
 		return nil, err
 	}
 	ctx, span := m.startSpan(ctx, "amem.search.read")
-	res, err := m.expand(ctx, req.Namespace, hits, p)
+	res, err := m.expand(ctx, req, hits, v.SameContent(p.q), p)
 	endSpan(span, err)
 	return res, err
 }
@@ -124,6 +125,9 @@ type searchPlan struct {
 	weights        conversation.Weights
 	ranker         *Ranker // nil: fusion's order
 	allow          map[string]bool
+	// at is the time the search answers for (AsOf, or now): a note
+	// superseded by then ranks below what superseded it.
+	at time.Time
 }
 
 func (p searchPlan) query() search.Query {
@@ -178,6 +182,8 @@ func (m *Memory) planSearch(ctx context.Context, req amem.SearchRequest) (search
 	if err != nil {
 		return p, err
 	}
+	p.at = searchTime(req, m.opts.Now())
+	f = asOfFilter(req, f, p.at)
 	p.profile = m.opts.Profile
 	if req.Profile != "" {
 		p.profile = req.Profile
@@ -378,7 +384,8 @@ func (e *queryEmbedding) stop() {
 
 // expand loads the direct hits and adds linked notes by the policy
 // documented on Search (search.Expansion), in two reads of the store.
-func (m *Memory) expand(ctx context.Context, ns string, hits []amem.Scored, p searchPlan) ([]amem.Result, error) {
+func (m *Memory) expand(ctx context.Context, req amem.SearchRequest, hits []amem.Scored, exact []string, p searchPlan) ([]amem.Result, error) {
+	ns := req.Namespace
 	var out []amem.Result
 	err := m.view(ctx, func(tx amem.Tx) error {
 		notes, err := tx.NotesWithoutEmbeddings(ns, search.IDs(hits))
@@ -388,6 +395,9 @@ func (m *Memory) expand(ctx context.Context, ns string, hits []amem.Scored, p se
 		byID := make(map[string]amem.Note, len(notes))
 		for _, n := range notes {
 			byID[n.ID] = n
+		}
+		if hits, err = m.currentFirst(tx, ns, hits, exact, byID, p); err != nil {
+			return err
 		}
 		x := search.Expansion{PerHit: p.perHit, Budget: p.budget, Order: p.order}
 		if p.allow != nil {
@@ -424,7 +434,7 @@ func (m *Memory) expand(ctx context.Context, ns string, hits []amem.Scored, p se
 			if !ok {
 				continue
 			}
-			r := amem.Result{Note: n, Score: e.Score, Kind: amem.Direct}
+			r := amem.Result{Note: asOfView(n, req), Score: e.Score, Kind: amem.Direct}
 			if e.Via != "" {
 				r.Kind, r.Via = amem.Linked, e.Via
 			}

@@ -485,7 +485,7 @@ func (m *Memory) checkRecord(r Record) error {
 			return invalidf("note %s has a link %s->%s that it can't hold", r.ID, l.Source, l.Target)
 		}
 	}
-	return nil
+	return checkValidity(r.Note)
 }
 
 // reembedRecords recomputes the vectors that another embedder made: a

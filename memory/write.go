@@ -304,10 +304,23 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateReque
 		return n
 	}
 	reason := req.Reason
+	var relinkFn func(amem.Tx, amem.Note, amem.Note) error
+	if req.Validity != nil {
+		vu, err := m.resolveValidity(ctx, ns, id, *req.Validity)
+		if err != nil {
+			return amem.Note{}, err
+		}
+		others := apply
+		apply = func(n amem.Note) amem.Note { return vu.apply(others(n)) }
+		relinkFn = relink
+		if reason == "" {
+			reason = vu.reason()
+		}
+	}
 	if reason == "" {
 		reason = "updated"
 	}
-	n, err := m.change(ctx, ns, id, amem.ActorUser, reason, apply)
+	n, err := m.changeWith(ctx, ns, id, amem.ActorUser, reason, apply, relinkFn)
 	if err != nil {
 		return amem.Note{}, fmt.Errorf("update %s: %w", id, err)
 	}
@@ -327,13 +340,20 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateReque
 // (here or in another process) the change is computed again on the new
 // state.
 func (m *Memory) change(ctx context.Context, ns, id string, actor amem.Actor, reason string, fn func(amem.Note) amem.Note) (amem.Note, error) {
+	return m.changeWith(ctx, ns, id, actor, reason, fn, nil)
+}
+
+// changeWith is change that also runs also, when set, in the write's
+// transaction with the note before and after.
+func (m *Memory) changeWith(ctx context.Context, ns, id string, actor amem.Actor, reason string, fn func(amem.Note) amem.Note,
+	also func(tx amem.Tx, cur, next amem.Note) error) (amem.Note, error) {
 	for attempt := 0; ; attempt++ {
 		cur, err := m.Get(ctx, ns, id)
 		if err != nil {
 			return amem.Note{}, err
 		}
 		next := fn(cur)
-		if sameSnapshot(cur.Snapshot(), next.Snapshot()) && next.Enrichment == cur.Enrichment {
+		if sameSnapshot(cur.Snapshot(), next.Snapshot()) && next.Enrichment == cur.Enrichment && next.CallerValidity == cur.CallerValidity {
 			return cur, nil
 		}
 		// An edit of what is not embedded (metadata, event time, or a term
@@ -355,6 +375,11 @@ func (m *Memory) change(ctx context.Context, ns, id string, actor amem.Actor, re
 			}
 			if err := tx.AddVersion(m.version(next, actor, reason, &cur)); err != nil {
 				return err
+			}
+			if also != nil {
+				if err := also(tx, cur, next); err != nil {
+					return err
+				}
 			}
 			return m.recordEvent(tx, next, amem.EventUpdated)
 		})
@@ -409,6 +434,9 @@ func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 			}
 		}
 		if err := tx.DeleteNote(ns, id); err != nil {
+			return err
+		}
+		if err := m.unsupersede(tx, cur); err != nil {
 			return err
 		}
 		return m.recordEvent(tx, cur, amem.EventDeleted)

@@ -166,6 +166,7 @@ func (c *Curator) Connect(ctx context.Context, note amem.Note, candidates []amem
 		}
 	}
 	dec.Note = c.strengthen(note, linked, protos)
+	dec.Supersede = c.supersede(note, cs)
 	c.log.Debug("offline connect", "namespace", note.Namespace, "id", note.ID,
 		"candidates", len(cs), "links", len(dec.Links), "evolve", len(dec.Evolve))
 	return dec, nil

@@ -99,6 +99,14 @@ type Options struct {
 	// Logger receives debug records of the curator's decisions. Default:
 	// discard.
 	Logger *slog.Logger
+
+	// Supersedes, when set, is asked of every candidate whether the new
+	// note makes it no longer true (issue 30: "I'm not allergic to
+	// penicillin after all" against "I'm allergic to penicillin"); ok
+	// supersedes it, and reason goes into its history. It must be safe
+	// for concurrent use. Default nil: the offline curator supersedes
+	// nothing until a rule is given here.
+	Supersedes func(note amem.Note, cand amem.Candidate) (reason string, ok bool)
 }
 
 // Defaults returns o with every zero field set to its default: the values

@@ -12,9 +12,9 @@ import (
 // primary key for source, links_target for target). No namespace is
 // needed: the foreign keys keep both ends of a link in its namespace.
 // NULLS FIRST orders a link without a creation time as SQLite does.
-const selectLinksOf = `SELECT source, target, reason, strength, created_at FROM links WHERE source = ANY($1)
+const selectLinksOf = `SELECT source, target, reason, strength, created_at, kind FROM links WHERE source = ANY($1)
 UNION
-SELECT source, target, reason, strength, created_at FROM links WHERE target = ANY($1)
+SELECT source, target, reason, strength, created_at, kind FROM links WHERE target = ANY($1)
 ORDER BY strength DESC, created_at NULLS FIRST, source, target`
 
 // attachLinks sets each note's Links to every link touching it, in both
@@ -45,10 +45,10 @@ func (t *tx) attachLinks(notes []amem.Note) error {
 
 const (
 	selectLinkEnds = `SELECT id FROM notes WHERE ns = $1 AND id IN ($2, $3)`
-	upsertLink     = `INSERT INTO links (ns, source, target, reason, strength, created_at)
-VALUES ($1, $2, $3, $4, $5, $6)
+	upsertLink     = `INSERT INTO links (ns, source, target, reason, strength, created_at, kind)
+VALUES ($1, $2, $3, $4, $5, $6, $7)
 ON CONFLICT (source, target) DO UPDATE SET
-	reason = excluded.reason, strength = excluded.strength, created_at = excluded.created_at`
+	reason = excluded.reason, strength = excluded.strength, created_at = excluded.created_at, kind = excluded.kind`
 )
 
 // PutLink inserts or replaces the link l.Source->l.Target. Both notes must
@@ -61,7 +61,7 @@ func (t *tx) PutLink(ns string, l amem.Link) error {
 	if err := t.notWritable("put link"); err != nil {
 		return err
 	}
-	if err := checkText("link", l.Source, l.Target, l.Reason); err != nil {
+	if err := checkText("link", l.Source, l.Target, l.Reason, string(l.Kind)); err != nil {
 		return fmt.Errorf("put link: %w", err)
 	}
 	created, err := timeValue(l.CreatedAt)
@@ -92,7 +92,7 @@ func (t *tx) PutLink(ns string, l amem.Link) error {
 			return fmt.Errorf("put link %s->%s: %w", l.Source, l.Target, sqlstore.NotFound(ns, id))
 		}
 	}
-	if _, err := t.exec(upsertLink, ns, l.Source, l.Target, l.Reason, l.Strength, created); err != nil {
+	if _, err := t.exec(upsertLink, ns, l.Source, l.Target, l.Reason, l.Strength, created, string(l.Kind)); err != nil {
 		return fmt.Errorf("put link %s->%s: %w", l.Source, l.Target, err)
 	}
 	return nil

@@ -25,6 +25,7 @@ var migrations = []string{
 	migration2,
 	migrationCuratorTags,
 	migrationTrash,
+	migrationSupersession,
 }
 
 // migration2 adds webhooks and their outbox, as package sqlite's
@@ -224,3 +225,14 @@ func migrate(ctx context.Context, pool *pgxpool.Pool) error {
 		})
 	})
 }
+
+// migrationSupersession is package sqlite's of the same name: each
+// note's validity (valid_until, superseded_by, caller_validity) and each
+// link's kind.
+const migrationSupersession = `
+ALTER TABLE notes ADD COLUMN valid_until bigint;
+ALTER TABLE notes ADD COLUMN superseded_by text COLLATE "C" NOT NULL DEFAULT '';
+ALTER TABLE notes ADD COLUMN caller_validity boolean NOT NULL DEFAULT false;
+ALTER TABLE links ADD COLUMN kind text NOT NULL DEFAULT '';
+CREATE INDEX notes_valid_until ON notes (ns, valid_until) WHERE valid_until IS NOT NULL;
+`

@@ -27,7 +27,7 @@ const (
 // need it.
 const (
 	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, curator_tag_keys, context, metadata::text, `
-	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at`
+	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at, valid_until, superseded_by, caller_validity`
 	noteColumns         = notePrefix + `embedding` + noteSuffix
 	noteColumnsNoVector = notePrefix + `NULL::bytea` + noteSuffix
 )
@@ -43,12 +43,15 @@ func scanNote(rows pgx.Rows, vec []float32, lead ...any) (amem.Note, error) {
 		state                           string
 		curated                         []string
 		emb                             pgtype.DriverBytes // the driver's buffer: decoded at once
+		validUntil                      pgtype.Int8
 	)
 	err := rows.Scan(append(lead, &n.ID, &n.Namespace, &n.Content, &event, &ingest, &updated, &n.Keywords, &n.Tags, &curated,
-		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due)...)
+		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due,
+		&validUntil, &n.SupersededBy, &n.CallerValidity)...)
 	if err != nil {
 		return amem.Note{}, err
 	}
+	n.ValidUntil = timeOf(validUntil)
 	n.EventTime, n.IngestTime, n.UpdatedAt = timeOf(event), timeOf(ingest), timeOf(updated)
 	n.Enrichment.State, n.Enrichment.At = amem.EnrichState(state), timeOf(at)
 	n.Enrichment.DueAt = timeOf(due)
@@ -233,6 +236,13 @@ func noteValues(n amem.Note) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkText("superseding note ID", n.SupersededBy); err != nil {
+		return nil, fmt.Errorf("note %s: %w", n.ID, err)
+	}
+	validUntil, err := timeValue(n.ValidUntil)
+	if err != nil {
+		return nil, fmt.Errorf("note %s: valid until: %w", n.ID, err)
+	}
 	return []any{
 		n.Content, times[0], times[1], times[2],
 		stringsValue(n.Keywords), stringsValue(n.Tags), sqlstore.TagKeys(n.Tags),
@@ -240,6 +250,7 @@ func noteValues(n amem.Note) ([]any, error) {
 		n.Context, sqlstore.EncodeMetadata(n.Metadata),
 		sqlstore.EncodeVector(n.Embedding), n.Version,
 		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
+		validUntil, n.SupersededBy, n.CallerValidity,
 	}, nil
 }
 
@@ -248,8 +259,8 @@ func noteValues(n amem.Note) ([]any, error) {
 // leave it usable.
 const insertNote = `INSERT INTO notes (content, event_time, ingest_time, updated_at, keywords, tags,
 	tag_keys, curator_tag_keys, context, metadata, embedding, version, enrich_state, enrich_error,
-	enrich_attempts, enrich_at, due_at, change_seq, id, ns)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+	enrich_attempts, enrich_at, due_at, valid_until, superseded_by, caller_validity, change_seq, id, ns)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
 ON CONFLICT DO NOTHING`
 
 // InsertNote stores a new note; its links are ignored (see PutLink). An ID
@@ -280,8 +291,8 @@ const (
 	updateNote = `UPDATE notes SET content = $1, event_time = $2, ingest_time = $3, updated_at = $4,
 	keywords = $5, tags = $6, tag_keys = $7, curator_tag_keys = $8, context = $9, metadata = $10,
 	embedding = $11, version = $12, enrich_state = $13, enrich_error = $14, enrich_attempts = $15,
-	enrich_at = $16, due_at = $17, change_seq = $18
-WHERE id = $19 AND ns = $20 AND version = $21`
+	enrich_at = $16, due_at = $17, valid_until = $18, superseded_by = $19, caller_validity = $20, change_seq = $21
+WHERE id = $22 AND ns = $23 AND version = $24`
 	selectVersion = `SELECT version FROM notes WHERE ns = $1 AND id = $2`
 )
 

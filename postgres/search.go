@@ -56,6 +56,9 @@ func filterSQL(f amem.Filter, first int) (cond string, args []any, none bool) {
 			q.WriteString(` AND NOT n.` + exclude + ` && ` + k + `::text[]`)
 		}
 	}
+	if at, ok := sqlstore.ValidAfter(f); ok {
+		q.WriteString(` AND (n.valid_until IS NULL OR n.valid_until > ` + arg(at) + `)`)
+	}
 	if len(f.Metadata) > 0 {
 		for k, v := range f.Metadata {
 			if checkText("metadata", k, v) != nil {

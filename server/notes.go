@@ -213,6 +213,9 @@ type patchInput struct {
 	Context  *string           `json:"context,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 	Reason   string            `json:"reason,omitempty"`
+
+	// The caller's word on whether the note is still true (validity.go).
+	Validity *validityInput `json:"validity,omitempty"`
 }
 
 func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
@@ -222,12 +225,12 @@ func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		return
 	}
 	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil &&
-		in.Context == nil && in.Metadata == nil {
-		problem(w, r, http.StatusBadRequest, "nothing to change: give content, time, keywords, tags, context or metadata")
+		in.Context == nil && in.Metadata == nil && in.Validity == nil {
+		problem(w, r, http.StatusBadRequest, "nothing to change: give content, time, keywords, tags, context, metadata or validity")
 		return
 	}
 	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags,
-		Context: in.Context, Metadata: in.Metadata, Reason: in.Reason}
+		Context: in.Context, Metadata: in.Metadata, Reason: in.Reason, Validity: in.Validity.validity()}
 	if in.Time != nil { // null: unchanged; any time given is checked by Update
 		req.EventTime = &in.Time.Time
 	}

@@ -9,7 +9,7 @@ import (
 	"github.com/amem-dev/amem/wire"
 )
 
-// search answers GET .../search?q=&k=&mode=&profile=&min_score=&links=&tag=&from=&to=&meta=.
+// search answers GET .../search?q=&k=&mode=&profile=&min_score=&links=&tag=&from=&to=&meta=&as_of=&exclude_superseded=.
 func (s *Server) search(w http.ResponseWriter, r *http.Request, _ auth.Principal) {
 	req, msg := searchRequest(r)
 	if msg != "" {
@@ -70,5 +70,8 @@ func searchRequest(r *http.Request) (amem.SearchRequest, string) {
 		return req, err.Error()
 	}
 	req.Filter = f
+	if msg := validityQuery(q, &req); msg != "" {
+		return req, msg
+	}
 	return req, ""
 }

@@ -98,7 +98,7 @@ func TestSearchFilters(t *testing.T) {
 		{strings.TrimPrefix(many("tag", 935), "&"), "the filter has 935 tags and metadata pairs; the limit is 64"},
 		{strings.TrimPrefix(many("tag", 33)+many("meta", 32), "&"), "the filter has 65 tags"},
 		{"k=3&k=4", `query parameter "k" is given 2 times`},
-		{"colour=red", `unknown query parameter "colour": GET /v1/namespaces/{ns}/search takes q, k, mode, profile, min_score, links, from, to, tag_source, tag, meta`},
+		{"colour=red", `unknown query parameter "colour": GET /v1/namespaces/{ns}/search takes q, k, mode, profile, min_score, links, from, to, tag_source, as_of, exclude_superseded, tag, meta`},
 		{"min_score=1.5", `min_score="1.5" must be a number from 0 to 1`},
 		{"min_score=high", `min_score="high" must be a number from 0 to 1`},
 		{"profile=chat", `profile="chat" must be auto, general or conversation`},

@@ -357,7 +357,7 @@ func (s *Server) routes() []route {
 		{method: "POST", path: ns + "/notes/{id}/restore", h: s.restoreNote},
 		{method: "POST", path: ns + "/notes/{id}/enrich", h: s.enrichNote},
 		{method: "GET", path: ns + "/links", query: []string{"after", "limit"}, h: s.listLinks},
-		{method: "GET", path: ns + "/search", query: []string{"q", "k", "mode", "profile", "min_score", "links", "from", "to", "tag_source"},
+		{method: "GET", path: ns + "/search", query: []string{"q", "k", "mode", "profile", "min_score", "links", "from", "to", "tag_source", "as_of", "exclude_superseded"},
 			repeated: []string{"tag", "meta"}, h: s.search},
 		{method: "GET", path: ns + "/trash", query: []string{"after", "limit"}, h: s.listTrash},
 		{method: "DELETE", path: ns + "/trash", h: s.emptyTrash},

@@ -14,10 +14,10 @@ import (
 // statistics, to scan links_ns rather than use links_target.) The UNION
 // lets each half use its index: the primary key for source, links_target
 // for target.
-const selectLinksOf = `SELECT source, target, reason, strength, created_at FROM links
+const selectLinksOf = `SELECT source, target, reason, strength, created_at, kind FROM links
 WHERE source IN (SELECT value FROM json_each(?1))
 UNION
-SELECT source, target, reason, strength, created_at FROM links
+SELECT source, target, reason, strength, created_at, kind FROM links
 WHERE target IN (SELECT value FROM json_each(?1))
 ORDER BY strength DESC, created_at, source, target`
 
@@ -49,10 +49,10 @@ func (t *tx) attachLinks(notes []amem.Note) error {
 
 const (
 	selectLinkEnds = `SELECT id FROM notes WHERE ns = ? AND id IN (?, ?)`
-	upsertLink     = `INSERT INTO links (ns, source, target, reason, strength, created_at)
-VALUES (?, ?, ?, ?, ?, ?)
+	upsertLink     = `INSERT INTO links (ns, source, target, reason, strength, created_at, kind)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (source, target) DO UPDATE SET
-	reason = excluded.reason, strength = excluded.strength, created_at = excluded.created_at`
+	reason = excluded.reason, strength = excluded.strength, created_at = excluded.created_at, kind = excluded.kind`
 )
 
 // PutLink inserts or replaces the link l.Source->l.Target. Both notes must
@@ -78,7 +78,7 @@ func (t *tx) PutLink(ns string, l amem.Link) error {
 			return fmt.Errorf("put link %s->%s: %w", l.Source, l.Target, sqlstore.NotFound(ns, id))
 		}
 	}
-	if _, err := t.exec(upsertLink, ns, l.Source, l.Target, l.Reason, l.Strength, created); err != nil {
+	if _, err := t.exec(upsertLink, ns, l.Source, l.Target, l.Reason, l.Strength, created, string(l.Kind)); err != nil {
 		return fmt.Errorf("put link %s->%s: %w", l.Source, l.Target, err)
 	}
 	return nil

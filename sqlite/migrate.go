@@ -27,6 +27,7 @@ var migrations = []string{
 	migration6,
 	migrationCuratorTags,
 	migrationTrash,
+	migrationSupersession,
 }
 
 // migration6 adds webhooks and their outbox. webhook_events holds one row
@@ -303,3 +304,19 @@ func migrate(ctx context.Context, db *sql.DB) (err error) {
 	}
 	return nil
 }
+
+// migrationSupersession keeps which notes stopped being true (issue 30):
+// valid_until (unix nanoseconds, NULL while the note holds),
+// superseded_by (the note that replaced it, ” for none),
+// caller_validity (1 once the caller set or cleared them, which the
+// curator then leaves alone), and each link's kind (” and 'related'
+// are the A-Mem link, 'supersedes' goes from the new note to the old).
+// The partial index serves filters on validity, which pass few notes
+// out of many only when many are superseded.
+const migrationSupersession = `
+ALTER TABLE notes ADD COLUMN valid_until INTEGER;
+ALTER TABLE notes ADD COLUMN superseded_by TEXT NOT NULL DEFAULT '';
+ALTER TABLE notes ADD COLUMN caller_validity INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE links ADD COLUMN kind TEXT NOT NULL DEFAULT '';
+CREATE INDEX notes_valid_until ON notes (ns, valid_until) WHERE valid_until IS NOT NULL;
+`

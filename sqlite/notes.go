@@ -25,7 +25,7 @@ const (
 // need it (decoding a 512-d vector costs more than the rest of a note).
 const (
 	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, curator_tag_keys, context, metadata, `
-	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at`
+	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at, valid_until, superseded_by, caller_validity`
 	noteColumns         = notePrefix + `embedding` + noteSuffix
 	noteColumnsNoVector = notePrefix + `NULL` + noteSuffix
 )
@@ -45,12 +45,15 @@ func scanNoteInto(rows *sql.Rows, vec []float32, lead ...any) (amem.Note, error)
 		keywords, tags, curated         string
 		meta, state                     string
 		emb                             sql.RawBytes // decoded at once, not copied
+		validUntil                      sql.NullInt64
 	)
 	err := rows.Scan(append(lead, &n.ID, &n.Namespace, &n.Content, &event, &ingest, &updated, &keywords, &tags, &curated,
-		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due)...)
+		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due,
+		&validUntil, &n.SupersededBy, &n.CallerValidity)...)
 	if err != nil {
 		return amem.Note{}, err
 	}
+	n.ValidUntil = timeOf(validUntil)
 	n.EventTime, n.IngestTime, n.UpdatedAt = timeOf(event), timeOf(ingest), timeOf(updated)
 	n.Enrichment.State, n.Enrichment.At = amem.EnrichState(state), timeOf(at)
 	n.Enrichment.DueAt = timeOf(due)
@@ -234,6 +237,10 @@ func noteValues(n amem.Note) ([]any, error) {
 	if err != nil {
 		return nil, err
 	}
+	validUntil, err := timeValue(n.ValidUntil)
+	if err != nil {
+		return nil, fmt.Errorf("note %s: valid until: %w", n.ID, err)
+	}
 	return []any{
 		n.Content, times[0], times[1], times[2],
 		encodeStrings(n.Keywords), encodeStrings(n.Tags), encodeStrings(sqlstore.TagKeys(n.Tags)),
@@ -241,13 +248,14 @@ func noteValues(n amem.Note) ([]any, error) {
 		n.Context, sqlstore.EncodeMetadata(n.Metadata),
 		sqlstore.EncodeVector(n.Embedding), n.Version,
 		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
+		validUntil, n.SupersededBy, n.CallerValidity,
 	}, nil
 }
 
 const insertNote = `INSERT INTO notes (content, event_time, ingest_time, updated_at, keywords, tags,
 	tag_keys, curator_tag_keys, context, metadata, embedding, version, enrich_state, enrich_error, enrich_attempts,
-	enrich_at, due_at, change_seq, id, ns)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	enrich_at, due_at, valid_until, superseded_by, caller_validity, change_seq, id, ns)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // InsertNote stores a new note; its links are ignored (see PutLink). An ID
 // that exists, in any namespace, is amem.ErrConflict.
@@ -272,7 +280,8 @@ func (t *tx) InsertNote(n amem.Note) error {
 const (
 	updateNote = `UPDATE notes SET content = ?, event_time = ?, ingest_time = ?, updated_at = ?,
 	keywords = ?, tags = ?, tag_keys = ?, curator_tag_keys = ?, context = ?, metadata = ?, embedding = ?, version = ?,
-	enrich_state = ?, enrich_error = ?, enrich_attempts = ?, enrich_at = ?, due_at = ?, change_seq = ?
+	enrich_state = ?, enrich_error = ?, enrich_attempts = ?, enrich_at = ?, due_at = ?,
+	valid_until = ?, superseded_by = ?, caller_validity = ?, change_seq = ?
 WHERE id = ? AND ns = ? AND version = ?`
 	selectVersion = `SELECT version FROM notes WHERE ns = ? AND id = ?`
 )

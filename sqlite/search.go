@@ -20,7 +20,8 @@ import (
 //     strings.ToLower (tag_keys), so "Work" matches "work"; among the
 //     curator's (curator_tag_keys) or not among them for f.TagSource
 //     (sqlstore.TagColumns);
-//   - every pair of f.Metadata is in the note's metadata, compared exactly.
+//   - every pair of f.Metadata is in the note's metadata, compared exactly;
+//   - with f.ValidAt, the note's valid_until is NULL or after it.
 //
 // Tags and pairs go in as one JSON argument each and are counted, so the
 // conditions are as deep whatever their number: one EXISTS per term nested
@@ -52,6 +53,10 @@ func filterSQL(f amem.Filter) (cond string, args []any, none bool) {
 	WHERE value IN (SELECT value FROM json_each(?)))`)
 			args = append(args, encodeStrings(keys))
 		}
+	}
+	if at, ok := sqlstore.ValidAfter(f); ok {
+		q.WriteString(` AND (n.valid_until IS NULL OR n.valid_until > ?)`)
+		args = append(args, at)
 	}
 	if len(f.Metadata) > 0 {
 		q.WriteString(` AND (SELECT count(*) FROM json_each(n.metadata) AS m, json_each(?) AS w

@@ -41,6 +41,9 @@
 //   - the trash (amem.Trasher) gives back what it was given, times in UTC,
 //     from its own namespace only, and a note trashed and inserted again
 //     is a removal and then a change in the feed;
+//   - a note's validity and a link's kind come back as written, and
+//     Filter.ValidAt passes notes without a ValidUntil or with one after
+//     it;
 //   - Close may be called twice; Update and View after it return
 //     amem.ErrClosed.
 package storetest
@@ -134,6 +137,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"Trash", testTrash},
 		{"TrashFeed", testTrashFeed},
 		{"Closed", testClosed},
+		{"Validity", testValidity},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tc.fn(t, open(t))
@@ -255,6 +259,7 @@ func normalize(n amem.Note) amem.Note {
 	n = n.Clone()
 	n.EventTime, n.IngestTime, n.UpdatedAt = n.EventTime.UTC(), n.IngestTime.UTC(), n.UpdatedAt.UTC()
 	n.Enrichment.At = n.Enrichment.At.UTC()
+	n.ValidUntil = n.ValidUntil.UTC()
 	for i := range n.Links {
 		n.Links[i].CreatedAt = n.Links[i].CreatedAt.UTC()
 	}
@@ -273,6 +278,7 @@ func checkUTC(t *testing.T, n amem.Note) {
 	check("IngestTime", n.IngestTime)
 	check("UpdatedAt", n.UpdatedAt)
 	check("Enrichment.At", n.Enrichment.At)
+	check("ValidUntil", n.ValidUntil)
 	for _, l := range n.Links {
 		check("link CreatedAt", l.CreatedAt)
 	}

@@ -15,6 +15,7 @@ var (
 	ingestTime = time.Date(2026, 11, 20, 10, 0, 0, 123456789, time.UTC)
 	updatedAt  = time.Date(2026, 11, 20, 10, 0, 1, 0, time.FixedZone("CET", 3600))
 	dueAt      = time.Date(2026, 11, 20, 10, 5, 0, 0, time.UTC)
+	validUntil = time.Date(2023, 6, 2, 9, 0, 0, 0, time.UTC)
 )
 
 const (
@@ -24,7 +25,7 @@ const (
 
 func fullLink() amem.Link {
 	return amem.Link{Source: otherID, Target: noteID, Reason: "both are about Caroline's adoption plans",
-		Strength: 0.61, CreatedAt: updatedAt}
+		Strength: 0.61, CreatedAt: updatedAt, Kind: amem.LinkSupersedes}
 }
 
 func fullNote() amem.Note {
@@ -42,6 +43,7 @@ func fullNote() amem.Note {
 		Version:     3,
 		Enrichment: amem.Enrichment{State: amem.EnrichFailed, Error: "curator: the model timed out",
 			Attempts: 2, At: updatedAt, DueAt: dueAt},
+		ValidUntil: validUntil, SupersededBy: otherID, CallerValidity: true,
 	}
 }
 
@@ -60,7 +62,8 @@ func fullVersion() amem.Version {
 		Reason:  "evolved by new note " + otherID,
 		Changes: []amem.FieldChange{{Field: "tags", Old: `["caroline"]`, New: `["caroline","family"]`}},
 		Snapshot: amem.Snapshot{Content: n.Content, EventTime: n.EventTime, Keywords: n.Keywords,
-			Tags: n.Tags, CuratorTags: n.CuratorTags, Context: n.Context, Metadata: n.Metadata},
+			Tags: n.Tags, CuratorTags: n.CuratorTags, Context: n.Context, Metadata: n.Metadata,
+			ValidUntil: n.ValidUntil, SupersededBy: n.SupersededBy},
 		CreatedAt: updatedAt,
 	}
 }

@@ -56,6 +56,11 @@ type Note struct {
 	Links       []Link            `json:"links" jsonschema:"every link touching the note, in both directions"`
 	Version     int               `json:"version" jsonschema:"1 for the note as added, one more for each change"`
 	Enrichment  Enrichment        `json:"enrichment" jsonschema:"how far amem got with the note's keywords, tags, context and links"`
+
+	// A note no longer true (docs/SEARCH.md, "What is true now").
+	ValidUntil     time.Time `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
+	SupersededBy   string    `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one; absent when none did"`
+	CallerValidity bool      `json:"caller_validity,omitempty" jsonschema:"true once a caller set or cleared the note's validity, which amem's curator then leaves alone"`
 }
 
 // NoteOf is n as clients see it.
@@ -75,6 +80,10 @@ func NoteOf(n amem.Note) Note {
 		Links:       List(n.Links, LinkOf),
 		Version:     n.Version,
 		Enrichment:  EnrichmentOf(n.Enrichment),
+
+		ValidUntil:     n.ValidUntil,
+		SupersededBy:   n.SupersededBy,
+		CallerValidity: n.CallerValidity,
 	}
 }
 
@@ -94,11 +103,16 @@ type Link struct {
 	Reason    string    `json:"reason,omitempty" jsonschema:"why the notes are linked"`
 	Strength  float64   `json:"strength" jsonschema:"0 to 1, higher is more closely related"`
 	CreatedAt time.Time `json:"created_at" jsonschema:"when the link was made (RFC 3339)"`
+	Kind      string    `json:"kind" jsonschema:"related: on one topic; supersedes: the source made the target no longer true"`
 }
 
-// LinkOf is l as clients see it.
+// LinkOf is l as clients see it: a link stored before kinds is related.
 func LinkOf(l amem.Link) Link {
-	return Link{Source: l.Source, Target: l.Target, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt}
+	kind := l.Kind
+	if kind == "" {
+		kind = amem.LinkRelated
+	}
+	return Link{Source: l.Source, Target: l.Target, Reason: l.Reason, Strength: l.Strength, CreatedAt: l.CreatedAt, Kind: string(kind)}
 }
 
 // Enrichment is a note's state in the A-Mem pipeline.
@@ -131,6 +145,10 @@ type Result struct {
 	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
 	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
 	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
+
+	// A note no longer true, by the time the search answers for.
+	SupersededBy string    `json:"superseded_by,omitempty" jsonschema:"the note that replaced this one, by the time the search answers for; absent when none did"`
+	ValidUntil   time.Time `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it holds"`
 }
 
 // ResultOf is r as clients see it.
@@ -149,6 +167,9 @@ func ResultOf(r amem.Result) Result {
 		CuratorTags: orEmpty(n.CuratorTags),
 		Context:     n.Context,
 		Metadata:    n.Metadata,
+
+		SupersededBy: n.SupersededBy,
+		ValidUntil:   n.ValidUntil,
 	}
 }
 
@@ -210,12 +231,17 @@ type Snapshot struct {
 	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
 	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose"`
 	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs"`
+
+	// The note's validity at this version.
+	ValidUntil   time.Time `json:"valid_until,omitzero" jsonschema:"when what the note says stopped being true (RFC 3339); absent while it held"`
+	SupersededBy string    `json:"superseded_by,omitempty" jsonschema:"the note that had replaced this one"`
 }
 
 // SnapshotOf is s as clients see it.
 func SnapshotOf(s amem.Snapshot) Snapshot {
 	return Snapshot{Content: s.Content, EventTime: s.EventTime, Keywords: s.Keywords, Tags: s.Tags,
-		CuratorTags: orEmpty(s.CuratorTags), Context: s.Context, Metadata: s.Metadata}
+		CuratorTags: orEmpty(s.CuratorTags), Context: s.Context, Metadata: s.Metadata,
+		ValidUntil: s.ValidUntil, SupersededBy: s.SupersededBy}
 }
 
 // Usage counts model tokens.

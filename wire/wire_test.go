@@ -154,10 +154,11 @@ var decisions = []struct {
 		"ID": shown, "Namespace": shown, "Content": shown, "EventTime": shown, "IngestTime": shown,
 		"UpdatedAt": shown, "Keywords": shown, "Tags": shown, "CuratorTags": shown, "Context": shown,
 		"Metadata": shown, "Links": shown, "Version": shown, "Enrichment": shown,
+		"ValidUntil": shown, "SupersededBy": shown, "CallerValidity": shown,
 		"Embedding": "large, and meaningful only to the embedder that made it; only amem show --embedding prints it (NoteDetail)",
 	}},
 	{amem.Link{}, "Link", map[string]string{
-		"Source": shown, "Target": shown, "Reason": shown, "Strength": shown, "CreatedAt": shown,
+		"Source": shown, "Target": shown, "Reason": shown, "Strength": shown, "CreatedAt": shown, "Kind": shown,
 	}},
 	{amem.Enrichment{}, "Enrichment", map[string]string{
 		"State": shown, "Error": shown, "Attempts": shown, "At": shown, "DueAt": shown,
@@ -174,6 +175,9 @@ var decisions = []struct {
 		"Enrichment": "a context list is read for what the notes say; get the note for its state",
 		"Links":      "the linked notes come as results of their own (kind linked)",
 		"Embedding":  "never on the wire but for amem show --embedding",
+
+		"SupersededBy": shown, "ValidUntil": shown,
+		"CallerValidity": "who decided the validity is the note's state; get the note for it",
 	}},
 	{amem.Neighbor{}, "Neighbor", map[string]string{"Link": shown, "Note": shown}},
 	{amem.Trashed{}, "Trashed", map[string]string{
@@ -187,7 +191,7 @@ var decisions = []struct {
 	{amem.FieldChange{}, "FieldChange", map[string]string{"Field": shown, "Old": shown, "New": shown}},
 	{amem.Snapshot{}, "Snapshot", map[string]string{
 		"Content": shown, "EventTime": shown, "Keywords": shown, "Tags": shown, "CuratorTags": shown,
-		"Context": shown, "Metadata": shown,
+		"Context": shown, "Metadata": shown, "ValidUntil": shown, "SupersededBy": shown,
 	}},
 	{amem.Usage{}, "Usage", map[string]string{"PromptTokens": shown, "CompletionTokens": shown}},
 	{amem.UsageTotal{}, "UsageTotal", map[string]string{

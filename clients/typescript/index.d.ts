@@ -63,7 +63,11 @@ export interface Stats {
   tokens: { prompt_tokens?: number; completion_tokens?: number };
 }
 
-export interface Link { source: string; target: string; reason?: string; strength: number; created_at: string }
+export interface Link {
+  source: string; target: string; reason?: string; strength: number; created_at: string;
+  /** related: one topic; supersedes: the source made the target no longer true. */
+  kind: "related" | "supersedes";
+}
 
 export interface Enrichment {
   state: "pending" | "done" | "failed";
@@ -89,6 +93,12 @@ export interface Note {
   links: Link[];
   version: number;
   enrichment: Enrichment;
+  /** When what the note says stopped being true; absent while it holds. */
+  valid_until?: string;
+  /** The note that replaced this one. */
+  superseded_by?: string;
+  /** True once a caller set or cleared the validity; the curator then leaves it alone. */
+  caller_validity?: boolean;
 }
 
 /** A page: pass next as after for the next one; absent on the last. */
@@ -126,6 +136,9 @@ export interface SearchResult {
   curator_tags?: string[];
   context?: string;
   metadata?: Record<string, string>;
+  /** The note that replaced this one, by the time the search answers for; it is listed above. */
+  superseded_by?: string;
+  valid_until?: string;
 }
 
 export interface NoteInput {
@@ -147,6 +160,8 @@ export interface NotePatch {
   metadata?: Record<string, string>;
   /** Kept in the history. */
   reason?: string;
+  /** The caller's word on whether the note is still true: {} restores it to current. */
+  validity?: { superseded_by?: string; valid_until?: string };
 }
 
 /** Filters listNotes and searchNotes share: every one given must match. */
@@ -180,6 +195,10 @@ export interface SearchQuery extends Filters {
   min_score?: number;
   /** Include the notes linked to the hits (default true). */
   links?: boolean;
+  /** Answer with what was current then (RFC 3339 time or a date). */
+  as_of?: string;
+  /** Leave out notes no longer true. */
+  exclude_superseded?: boolean;
 }
 
 /** An answer of 400 or more, with its problem+json fields. */

@@ -203,6 +203,11 @@ func (a *app) printNote(n amem.Note) {
 	if len(n.Links) > 0 {
 		fmt.Fprintf(w, "  links:    %d (see 'amem links %s')\n", len(n.Links), n.ID)
 	}
+	if n.SupersededBy != "" {
+		fmt.Fprintf(w, "  superseded by %s (valid until %s)\n", n.SupersededBy, n.ValidUntil.Format(time.RFC3339))
+	} else if !n.ValidUntil.IsZero() {
+		fmt.Fprintf(w, "  valid until %s\n", n.ValidUntil.Format(time.RFC3339))
+	}
 }
 
 func oneLine(s string, max int) string {

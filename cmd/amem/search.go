@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,9 +13,9 @@ import (
 
 func (a *app) searchCmd() *cobra.Command {
 	var k, perHit, budget int
-	var mode, from, to, order, tagSource, profile string
+	var mode, from, to, order, tagSource, profile, asOf string
 	var minScore float64
-	var noRanker bool
+	var noRanker, excludeSuperseded bool
 	var tags, meta []string
 	c := &cobra.Command{
 		Use:   "search QUERY",
@@ -63,6 +64,12 @@ func (a *app) searchCmd() *cobra.Command {
 			default:
 				return usagef("--profile %q: use auto, general or conversation", profile)
 			}
+			var at time.Time
+			if asOf != "" {
+				if at, err = amem.ParseTime(asOf); err != nil {
+					return fmt.Errorf("--as-of: %w", err)
+				}
+			}
 			return a.withMemory(func(mem *memory.Memory) error {
 				if err := a.knownNamespace(mem, a.ns()); err != nil {
 					return err
@@ -72,6 +79,7 @@ func (a *app) searchCmd() *cobra.Command {
 					Filter:      f,
 					LinksPerHit: perHit, LinkBudget: budget, LinkOrder: amem.LinkOrder(order),
 					NoRanker: noRanker, Profile: amem.Profile(profile), MinScore: minScore,
+					AsOf: at, ExcludeSuperseded: excludeSuperseded,
 				})
 				if err != nil {
 					return err
@@ -90,10 +98,10 @@ func (a *app) searchCmd() *cobra.Command {
 					if r.Kind == amem.Direct {
 						rank++
 						rankOf[r.Note.ID] = rank
-						fmt.Fprintf(a.stdout, "%2d. %.3f  %s  %s  %s\n", rank, r.Score, r.Note.ID, r.Note.EventTime.Format("2006-01-02"), oneLine(r.Note.Content, 80))
+						fmt.Fprintf(a.stdout, "%2d. %.3f  %s  %s  %s%s\n", rank, r.Score, r.Note.ID, r.Note.EventTime.Format("2006-01-02"), oneLine(r.Note.Content, 80), supersededBy(r.Note))
 						continue
 					}
-					fmt.Fprintf(a.stdout, "    ↳ linked to %d, %.2f  %s  %s\n", rankOf[r.Via], r.Score, r.Note.ID, oneLine(r.Note.Content, 70))
+					fmt.Fprintf(a.stdout, "    ↳ linked to %d, %.2f  %s  %s%s\n", rankOf[r.Via], r.Score, r.Note.ID, oneLine(r.Note.Content, 70), supersededBy(r.Note))
 				}
 				return nil
 			})
@@ -112,6 +120,16 @@ func (a *app) searchCmd() *cobra.Command {
 	fl.StringVar(&order, "link-order", "", "where linked notes go: after (default: after all direct hits) or interleaved (after the hit that brought them)")
 	fl.BoolVar(&noRanker, "no-ranker", false, "conversation profile: keep fusion's order, without the learned ranker")
 	fl.Float64Var(&minScore, "min-score", 0, "leave out direct hits whose score (relevance, 0 to 1) is below this")
+	fl.StringVar(&asOf, "as-of", "", "answer with what was current then (RFC 3339 or a date): notes said later are left out, supersessions after it ignored")
+	fl.BoolVar(&excludeSuperseded, "exclude-superseded", false, "leave out notes no longer true (by default a superseded note follows the note that superseded it)")
 	fl.StringVar(&profile, "profile", "", "hybrid mode's profile: auto (default: conversation when most notes are dialogue turns \"Speaker: text\"), general or conversation")
 	return c
+}
+
+// supersededBy is what a search line says of a note no longer true.
+func supersededBy(n amem.Note) string {
+	if n.SupersededBy == "" {
+		return ""
+	}
+	return "  [superseded by " + n.SupersededBy + "]"
 }

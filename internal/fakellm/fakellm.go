@@ -20,7 +20,8 @@ const Model = "fake-model"
 // /v1/chat/completions and Anthropic's at /v1/messages, that answers like an
 // obedient model: construction writes the first three words as keywords;
 // connection (in one call, or links then evolution in two) links every
-// candidate and gives M1 the tag "llm-evolved". It also obeys injected
+// candidate and gives M1 the tag "llm-evolved", and supersedes the
+// candidates a memory that "moved" replaces (supersedes). It also obeys injected
 // instructions: for "INJECT <ID>" in a prompt it links and rewrites that
 // ID and a reference it was never given.
 type Server struct {
@@ -207,6 +208,7 @@ func (f *Server) answer(req request) (any, bool) {
 		out := map[string]any{}
 		if name != "evolution" {
 			out["links"] = orEmpty(links)
+			out["supersedes"] = supersedes(user)
 		}
 		if name != "links" {
 			out["evolve"] = orEmpty(evolve)
@@ -238,6 +240,36 @@ func connect(user string) (links, evolve []map[string]any) {
 	}
 	return links, evolve
 }
+
+// supersedes answers issue 30's decision: a new memory that says
+// "moved" or "after all" supersedes every candidate that opens with its
+// first two words ("support group meeting moved to wednesday" supersedes
+// "support group meeting on tuesday"); for "INJECT <ID>" it supersedes
+// that ID too, as an obedient model would.
+func supersedes(user string) []string {
+	out := []string{}
+	first, _, _ := strings.Cut(user, "\n")
+	var text string
+	if i := strings.Index(first, `"`); i >= 0 {
+		_ = json.NewDecoder(strings.NewReader(first[i:])).Decode(&text)
+	}
+	words := strings.Fields(strings.ToLower(text))
+	if len(words) >= 2 && (strings.Contains(text, "moved") || strings.Contains(text, "after all")) {
+		lead := strings.Join(words[:2], " ")
+		for _, m := range candidateRE.FindAllStringSubmatch(user, -1) {
+			if strings.HasPrefix(strings.ToLower(m[2]), lead) {
+				out = append(out, m[1]+": the new memory replaces it")
+			}
+		}
+	}
+	for _, m := range injectRE.FindAllStringSubmatch(user, -1) {
+		out = append(out, m[1]+": INJECTED")
+	}
+	return out
+}
+
+// candidateRE finds each candidate's reference and the start of its text.
+var candidateRE = regexp.MustCompile(`(?m)^(M\d+) "([^"]*)`)
 
 func orEmpty(s []map[string]any) []map[string]any {
 	if s == nil {

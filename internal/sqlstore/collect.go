@@ -103,15 +103,17 @@ func ScanNamespace(s Scanner) (amem.NamespaceInfo, error) {
 }
 
 // ScanLink reads a row of (source, target, reason, strength,
-// created_at).
+// created_at, kind).
 func ScanLink(s Scanner) (amem.Link, error) {
 	var (
 		l       amem.Link
 		created *int64
+		kind    string
 	)
-	if err := s.Scan(&l.Source, &l.Target, &l.Reason, &l.Strength, &created); err != nil {
+	if err := s.Scan(&l.Source, &l.Target, &l.Reason, &l.Strength, &created, &kind); err != nil {
 		return amem.Link{}, err
 	}
+	l.Kind = LinkKind(kind)
 	l.CreatedAt = timeOf(created)
 	return l, nil
 }

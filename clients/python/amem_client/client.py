@@ -181,8 +181,11 @@ class Client:
         context: Optional[str] = None,
         metadata: Optional[Mapping[str, str]] = None,
         reason: Optional[str] = None,
+        validity: Optional[Mapping[str, str]] = None,
     ) -> Note:
-        """Changes the fields given (None: unchanged); kept in the history."""
+        """Changes the fields given (None: unchanged); kept in the history.
+        validity is the caller's word on whether the note is still true:
+        {"superseded_by": ID}, {"valid_until": TIME}, or {} to restore it."""
         body = {
             k: v
             for k, v in dict(
@@ -193,6 +196,7 @@ class Client:
                 context=context,
                 metadata=_dict(metadata),
                 reason=reason,
+                validity=_dict(validity),
             ).items()
             if v is not None
         }
@@ -260,13 +264,18 @@ class Client:
         from_: Optional[str] = None,
         to: Optional[str] = None,
         meta: Optional[Mapping[str, str]] = None,
+        as_of: Optional[str] = None,
+        exclude_superseded: Optional[bool] = None,
     ) -> List[SearchResult]:
         """The context for q: the k best direct hits, then the notes linked
         to them (links=False leaves those out); tag_source as list_notes.
         A direct hit's score is its relevance, 0 to 1; min_score leaves out
-        weaker hits. profile: auto (default), general or conversation."""
+        weaker hits. profile: auto (default), general or conversation.
+        as_of answers with what was current then; exclude_superseded leaves
+        out notes no longer true (else each follows what replaced it)."""
         query = _query(q=q, k=k, mode=mode, profile=profile, min_score=min_score, links=links, tags=tags,
-                       tag_source=tag_source, from_=from_, to=to, meta=meta)
+                       tag_source=tag_source, from_=from_, to=to, meta=meta, as_of=as_of,
+                       exclude_superseded=exclude_superseded)
         return from_json(List[SearchResult], self._call("GET", _ns(ns, "/search"), query)["results"])
 
     def list_links(self, ns: str, *, after: Optional[str] = None, limit: Optional[int] = None) -> LinkPage:

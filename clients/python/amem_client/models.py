@@ -146,6 +146,7 @@ class Link:
     strength: float
     created_at: str
     reason: str = ""
+    kind: str = "related"  # related, or supersedes: the source made the target no longer true
 
 
 @dataclass
@@ -173,6 +174,9 @@ class Note:
     context: str = ""
     metadata: Dict[str, str] = field(default_factory=dict)
     links: List[Link] = field(default_factory=list)
+    valid_until: str = ""  # when what it says stopped being true; empty while it holds
+    superseded_by: str = ""  # the note that replaced it
+    caller_validity: bool = False  # a caller set or cleared its validity; the curator leaves it alone
 
 
 @dataclass
@@ -239,6 +243,8 @@ class SearchResult:
     curator_tags: List[str] = field(default_factory=list)  # the tags amem added; the rest are the caller's
     context: str = ""
     metadata: Dict[str, str] = field(default_factory=dict)
+    superseded_by: str = ""  # the note that replaced it, listed above it
+    valid_until: str = ""
 
 
 @dataclass

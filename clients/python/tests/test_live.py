@@ -161,6 +161,22 @@ class Live(unittest.TestCase):
         self.assertGreaterEqual(self.c.empty_trash(NS), 1)
         self.assertEqual(self.c.list_trash(NS).notes, [])
 
+    def test_supersession(self) -> None:
+        word = "zq" + uuid.uuid4().hex[:8]
+        old = self.c.create_note(NS, f"I live in Boston {word}.", time="2026-01-10T00:00:00Z", wait=True)
+        new = self.c.create_note(NS, f"I moved to Seattle {word}; I live in Seattle now.", time="2026-03-15T00:00:00Z", wait=True)
+        marked = self.c.update_note(NS, old.id, validity={"superseded_by": new.id})
+        self.assertEqual((marked.superseded_by, marked.caller_validity), (new.id, True))
+        self.assertIn("supersedes", [link.kind for link in marked.links])
+        hits = self.c.search_notes(NS, f"live {word}", mode="lexical", links=False)
+        self.assertEqual([h.id for h in hits[:2]], [new.id, old.id])
+        self.assertEqual(hits[1].superseded_by, new.id)
+        then = self.c.search_notes(NS, f"live {word}", mode="lexical", links=False, as_of="2026-02-01")
+        self.assertEqual([h.id for h in then][:1], [old.id])
+        now = self.c.search_notes(NS, f"live {word}", mode="lexical", links=False, exclude_superseded=True)
+        self.assertNotIn(old.id, [h.id for h in now])
+        self.assertEqual(self.c.update_note(NS, old.id, validity={}).superseded_by, "")
+
     def test_paging(self) -> None:
         tag = "page-" + uuid.uuid4().hex[:8]
         made = self.c.create_notes(

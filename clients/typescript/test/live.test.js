@@ -140,6 +140,23 @@ test("trash", async () => {
   assert.deepEqual((await c.listTrash(NS)).notes, []);
 });
 
+test("supersession", async () => {
+  const word = "zq" + Math.random().toString(36).slice(2, 10);
+  const old = await c.createNote(NS, { content: `I live in Boston ${word}.`, time: "2026-01-10T00:00:00Z" }, { wait: true });
+  const nw = await c.createNote(NS, { content: `I moved to Seattle ${word}; I live in Seattle now.`, time: "2026-03-15T00:00:00Z" }, { wait: true });
+  const marked = await c.updateNote(NS, old.id, { validity: { superseded_by: nw.id } });
+  assert.equal(marked.superseded_by, nw.id);
+  assert.ok(marked.links.some((l) => l.kind === "supersedes"));
+  const hits = await c.searchNotes(NS, `live ${word}`, { mode: "lexical", links: false });
+  assert.deepEqual(hits.slice(0, 2).map((h) => h.id), [nw.id, old.id]);
+  assert.equal(hits[1].superseded_by, nw.id);
+  const then = await c.searchNotes(NS, `live ${word}`, { mode: "lexical", links: false, as_of: "2026-02-01" });
+  assert.equal(then[0].id, old.id);
+  const now = await c.searchNotes(NS, `live ${word}`, { mode: "lexical", links: false, exclude_superseded: true });
+  assert.ok(!now.some((h) => h.id === old.id));
+  assert.equal((await c.updateNote(NS, old.id, { validity: {} })).superseded_by, undefined);
+});
+
 test("paging", async () => {
   const tag = "page-" + Math.random().toString(36).slice(2, 10);
   const made = await c.createNotes(
