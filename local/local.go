@@ -150,7 +150,13 @@ func NewEmbedder(ctx context.Context, cfg Config) (amem.Embedder, error) {
 func NewCurator(cfg Config, emb amem.Embedder) (amem.Curator, error) {
 	switch name := cfg.CuratorName(); name {
 	case CuratorOffline:
-		return offline.New(emb, &offline.Options{Logger: cfg.Logger}), nil
+		opts := &offline.Options{Logger: cfg.Logger}
+		switch cfg.Embedder {
+		case "", EmbedderUSELite:
+			// The supersession rule's cosine floor is use-lite's.
+			opts.Supersedes = offline.FactSupersedes
+		}
+		return offline.New(emb, opts), nil
 	case CuratorNone:
 		return nil, nil
 	case CuratorLLM:

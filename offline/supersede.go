@@ -1,6 +1,9 @@
 package offline
 
-import "github.com/amem-dev/amem"
+import (
+	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/internal/facts"
+)
 
 // supersede asks Options.Supersedes about each candidate, in the
 // candidates' order; without it, none is superseded.
@@ -15,4 +18,24 @@ func (c *Curator) supersede(note amem.Note, cs []*scored) []amem.Supersession {
 		}
 	}
 	return out
+}
+
+// FactSupersedes is the offline rule of issue 30 (internal/facts: a flipped
+// negation, a cue of an end or a change, a new value for the same slot of
+// the same subject), as an Options.Supersedes. Its cosine floor was set
+// for use-lite's vectors, so it suits that embedder. Dialogue turns
+// ("Speaker: text") are left alone: a turn reports what was said, and a
+// later turn saying otherwise does not make the earlier one unsaid.
+func FactSupersedes(note amem.Note, cand amem.Candidate) (string, bool) {
+	if sp, _ := splitSpeaker(note.Content); sp != "" {
+		return "", false
+	}
+	if sp, _ := splitSpeaker(cand.Note.Content); sp != "" {
+		return "", false
+	}
+	ok, reason := facts.Supersedes(
+		facts.Note{Text: cand.Note.Content, Time: cand.Note.EventTime},
+		facts.Note{Text: note.Content, Time: note.EventTime},
+		cand.Similarity)
+	return reason, ok
 }
