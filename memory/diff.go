@@ -27,6 +27,8 @@ func diffSnapshots(a, b amem.Snapshot) []amem.FieldChange {
 	add("curator_tags", nonNil(a.CuratorTags), nonNil(b.CuratorTags))
 	add("context", a.Context, b.Context)
 	add("metadata", nonNilMap(a.Metadata), nonNilMap(b.Metadata))
+	add("caller_keywords", a.CallerKeywords, b.CallerKeywords)
+	add("caller_context", a.CallerContext, b.CallerContext)
 	if out == nil {
 		out = []amem.FieldChange{}
 	}

@@ -239,12 +239,7 @@ func (m *Memory) plan(ctx context.Context, base amem.Note) (*plan, error) {
 	if err != nil {
 		return p, fmt.Errorf("construct: %w", err)
 	}
-	// Caller-given and earlier terms come first; the curator adds to them.
-	n.Keywords = cleanTerms(append(slices.Clone(n.Keywords), attrs.Keywords...), curatorKeywords)
-	n.Tags = cleanTerms(append(slices.Clone(n.Tags), attrs.Tags...), curatorTags)
-	if c := cleanText(attrs.Context, amem.MaxContextBytes); c != "" {
-		n.Context = c
-	}
+	construct(&n, attrs.Keywords, attrs.Tags, attrs.Context)
 	constructed := m.opts.EmbedText(n)
 	if !m.sameVector(base, n) {
 		vecs, err := m.embed(ctx, []string{constructed})
@@ -269,11 +264,7 @@ func (m *Memory) plan(ctx context.Context, base amem.Note) (*plan, error) {
 	}
 
 	if dec.Note != nil {
-		n.Keywords = cleanTerms(append(n.Keywords, dec.Note.Keywords...), curatorKeywords)
-		n.Tags = cleanTerms(append(n.Tags, dec.Note.Tags...), curatorTags)
-		if c := cleanText(dec.Note.Context, amem.MaxContextBytes); c != "" {
-			n.Context = c
-		}
+		construct(&n, dec.Note.Keywords, dec.Note.Tags, dec.Note.Context)
 	}
 	n.CuratorTags = curatedTags(base, n.Tags)
 
@@ -451,17 +442,32 @@ func (m *Memory) candidates(ctx context.Context, n amem.Note) ([]amem.Candidate,
 	return out, nil
 }
 
-// evolve returns old with the evolution's fields applied, sanitised.
+// construct adds the curator's attributes to n, sanitised: earlier
+// terms (the caller's first) come first and the curator's follow; a
+// context replaces n's. What the caller wrote (Note.CallerKeywords,
+// Note.CallerContext) is left exactly as it is.
+func construct(n *amem.Note, keywords, tags []string, context string) {
+	if !n.CallerKeywords {
+		n.Keywords = cleanTerms(append(slices.Clone(n.Keywords), keywords...), curatorKeywords)
+	}
+	n.Tags = cleanTerms(append(slices.Clone(n.Tags), tags...), curatorTags)
+	if c := cleanText(context, amem.MaxContextBytes); c != "" && !n.CallerContext {
+		n.Context = c
+	}
+}
+
+// evolve returns old with the evolution's fields applied, sanitised,
+// except those the caller wrote.
 func evolve(old amem.Note, ev amem.Evolution) amem.Note {
 	next := old.Clone()
-	if ev.Keywords != nil {
+	if ev.Keywords != nil && !old.CallerKeywords {
 		next.Keywords = cleanTerms(ev.Keywords, curatorKeywords)
 	}
 	if ev.Tags != nil {
 		next.Tags = cleanTerms(ev.Tags, curatorTags)
 		next.CuratorTags = curatedTags(old, next.Tags)
 	}
-	if ev.Context != nil {
+	if ev.Context != nil && !old.CallerContext {
 		next.Context = cleanText(*ev.Context, amem.MaxContextBytes)
 	}
 	return next
@@ -603,16 +609,20 @@ var errRetryApply = errors.New("a note changed: re-embed and retry")
 // change shown->next is merged onto cur (terms added are added, terms
 // removed are removed, a rewritten context replaces cur's); if the result
 // differs from ev.next, ev is updated and queued in reembed, and rebase
-// reports false: the caller must retry after embedding it.
+// reports false: the caller must retry after embedding it. Keywords or a
+// context the caller wrote in cur (perhaps since ev was computed) stay as
+// cur has them.
 func rebase(ev *evolvedNote, cur amem.Note, reembed *[]*evolvedNote) (amem.Note, bool) {
 	if cur.Version == ev.shown.Version {
 		return ev.next, true
 	}
 	merged := cur.Clone()
-	merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
+	if !cur.CallerKeywords {
+		merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
+	}
 	merged.Tags = merge3(ev.shown.Tags, ev.next.Tags, cur.Tags)
 	merged.CuratorTags = curatedTags(cur, merged.Tags)
-	if ev.next.Context != ev.shown.Context {
+	if ev.next.Context != ev.shown.Context && !cur.CallerContext {
 		merged.Context = ev.next.Context
 	}
 	if sameSnapshot(merged.Snapshot(), ev.next.Snapshot()) {

@@ -100,6 +100,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"ListNotes", testListNotes},
 		{"MatchIDs", testMatchIDs},
 		{"CuratorTags", testCuratorTags},
+		{"CallerAttributes", testCallerAttributes},
 		{"MatchIDsTagSource", testMatchIDsTagSource},
 		{"LexicalSearch", testLexicalSearch},
 		{"LexicalSearchFields", testLexicalSearchFields},
