@@ -160,10 +160,10 @@ func (a *app) printNote(n amem.Note) {
 	fmt.Fprintf(w, "  %s\n", n.Content)
 	fmt.Fprintf(w, "  time:     %s (stored %s)\n", n.EventTime.Format(time.RFC3339), n.IngestTime.Format(time.RFC3339))
 	if n.Context != "" {
-		fmt.Fprintf(w, "  context:  %s\n", n.Context)
+		fmt.Fprintf(w, "  context:  %s%s\n", n.Context, yours(n.CallerContext))
 	}
 	if len(n.Keywords) > 0 {
-		fmt.Fprintf(w, "  keywords: %s\n", strings.Join(n.Keywords, ", "))
+		fmt.Fprintf(w, "  keywords: %s%s\n", strings.Join(n.Keywords, ", "), yours(n.CallerKeywords))
 	}
 	if len(n.Tags) > 0 {
 		fmt.Fprintf(w, "  tags:     %s\n", strings.Join(n.Tags, ", "))
@@ -180,6 +180,14 @@ func (a *app) printNote(n amem.Note) {
 	if len(n.Links) > 0 {
 		fmt.Fprintf(w, "  links:    %d (see 'amem links %s')\n", len(n.Links), n.ID)
 	}
+}
+
+// yours marks a field the caller wrote, which the curator leaves alone.
+func yours(caller bool) string {
+	if caller {
+		return " (yours)"
+	}
+	return ""
 }
 
 func oneLine(s string, max int) string {
