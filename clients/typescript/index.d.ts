@@ -85,6 +85,8 @@ export interface Note {
   /** The tags amem's curator added; the rest are the caller's. */
   curator_tags: string[];
   context: string;
+  /** The attributes the caller wrote, which amem never rewrites until given back. */
+  caller_set: ("keywords" | "context")[];
   metadata?: Record<string, string>;
   links: Link[];
   version: number;
@@ -122,6 +124,8 @@ export interface SearchResult {
   /** The tags amem's curator added; the rest are the caller's. */
   curator_tags?: string[];
   context?: string;
+  /** The attributes the caller wrote, which amem never rewrites until given back. */
+  caller_set?: ("keywords" | "context")[];
   metadata?: Record<string, string>;
 }
 
@@ -129,8 +133,11 @@ export interface NoteInput {
   content: string;
   /** When it was said or happened; absent or null: now. */
   time?: string | null;
+  /** Yours (caller_set): amem adds none. */
   keywords?: string[];
   tags?: string[];
+  /** Yours (caller_set): amem never rewrites it. */
+  context?: string;
   metadata?: Record<string, string>;
 }
 
@@ -142,6 +149,8 @@ export interface NotePatch {
   context?: string;
   /** Replaces the whole map. */
   metadata?: Record<string, string>;
+  /** Hands keywords or context back to amem's curator, which rewrites them. */
+  give_back?: ("keywords" | "context")[];
   /** Kept in the history. */
   reason?: string;
 }

@@ -112,6 +112,15 @@ test("a note's life", async () => {
   await rejects(c.getNote(NS, n.id), 404);
 });
 
+test("caller_set", async () => {
+  const n = await c.createNote(NS, { content: "Rex is my dog.", context: "My own words." }, { wait: true });
+  assert.equal(n.context, "My own words.");
+  assert.deepEqual(n.caller_set, ["context"]);
+  const u = await c.updateNote(NS, n.id, { give_back: ["context"] });
+  assert.deepEqual(u.caller_set, []);
+  await c.deleteNote(NS, n.id);
+});
+
 test("paging", async () => {
   const tag = "page-" + Math.random().toString(36).slice(2, 10);
   const made = await c.createNotes(
