@@ -41,8 +41,10 @@ type UpdateRequest struct {
 	// their mark (Note.CallerKeywords, Note.CallerContext) is cleared
 	// and the note is queued for enrichment, which rewrites them. Their
 	// values stay until then. Setting an attribute and giving it back in
-	// one request is ErrInvalid. Keywords or Context set here (or kept
-	// through a content edit) are the caller's.
+	// one request is ErrInvalid. Keywords or a Context set here that
+	// differ from the note's become the caller's (and stay so through a
+	// content edit); given as the note has them, they change nothing, so
+	// that a form sending every field takes over only what was edited.
 	GiveBack []Attribute
 	// Reason is kept in the note's history.
 	Reason string

@@ -117,6 +117,16 @@ func TestCallerAttributesWin(t *testing.T) {
 		t.Errorf("a's tags %q: evolution may still add tags", aNow.Tags)
 	}
 
+	// A form that sends every field sends the curator's context back
+	// unchanged with new content: that takes nothing over, and the
+	// curator writes the context for the new content.
+	cContent := "Caroline bought Rex a new red collar"
+	c, err = mem.Update(ctx, "ns", c.ID, amem.UpdateRequest{Content: &cContent, Context: &c.Context})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantAttrs("c after an edit resending its context", c, []string{"curator-kw", "refined-kw"}, "Refined by the curator.", false, false)
+
 	// Rebase: while the curator works on d, the caller writes c's context
 	// and keywords; the evolution of c, computed from the state shown,
 	// is merged onto the caller's and must leave them alone.

@@ -240,8 +240,9 @@ func (m *Memory) version(n amem.Note, actor amem.Actor, reason string, prev *ame
 }
 
 // Update changes a note, writes a version and re-embeds it. Keywords or a
-// context given become the caller's (Note.CallerKeywords,
-// Note.CallerContext), and GiveBack hands them back to the curator. A
+// context given that differ from the note's become the caller's
+// (Note.CallerKeywords, Note.CallerContext); the same value changes
+// nothing. GiveBack hands them back to the curator. A
 // content edit also clears the curator-written keywords and context (the
 // caller's stay) and re-enriches the note, replacing the links it chose;
 // so does giving an attribute back.
@@ -289,6 +290,13 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateReque
 	}
 	apply := func(n amem.Note) amem.Note {
 		n = n.Clone()
+		// A value the caller gives as the note already has it is no claim:
+		// a form that sends every field (the UI's edit form sends the
+		// context with the content) must not take over the curator's
+		// context, which then stays the curator's to rewrite for the new
+		// content.
+		claimKeywords := req.Keywords != nil && !slices.Equal(kw, n.Keywords)
+		claimContext := req.Context != nil && *req.Context != n.Context
 		reenrich := false
 		if req.Content != nil && *req.Content != n.Content {
 			n.Content = *req.Content
@@ -317,13 +325,13 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateReque
 		if req.EventTime != nil {
 			n.EventTime = req.EventTime.UTC()
 		}
-		if req.Keywords != nil {
+		if claimKeywords {
 			n.Keywords, n.CallerKeywords = kw, true
 		}
 		if req.Tags != nil {
 			n.Tags, n.CuratorTags = tags, nil // the caller's now, every one
 		}
-		if req.Context != nil {
+		if claimContext {
 			n.Context, n.CallerContext = *req.Context, true
 		}
 		if req.Metadata != nil {

@@ -76,6 +76,12 @@ func TestCallerAttributesWinOverREST(t *testing.T) {
 		t.Errorf("b's context %q: the curator still evolves what is its own", b.Context)
 	}
 
+	// The UI's edit form sends the context with the content even when
+	// only the content was edited: the curator's context stays its own.
+	b = get(b.ID)
+	e.must(200, "PATCH", base+"/"+b.ID, key, map[string]any{"content": "Rex likes the big park", "context": b.Context}, &patched)
+	want("b after a form's PATCH", enriched(b.ID, patched.Version), curated)
+
 	for _, bad := range []map[string]any{
 		{"context": "x", "give_back": []string{"context"}},
 		{"give_back": []string{"tags"}},
