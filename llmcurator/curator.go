@@ -372,8 +372,10 @@ func (c *Curator) links(note amem.Note, list []shown, out []linkOut) []amem.Link
 // evolutions maps evolution answers to the candidates of list they name.
 // The answer's tags are added to the note's: the model was not shown them,
 // so it cannot have meant to drop any. No tags, no change; a blank context
-// is no change either, never an erased one. Evolutions that change
-// nothing are left out.
+// is no change either, never an erased one, and nor is a context for a
+// note whose context its caller wrote (amem.Note.CallerContext), which
+// the engine would not apply either. Evolutions that change nothing are
+// left out.
 func (c *Curator) evolutions(note amem.Note, list []shown, out []evolveOut) []amem.Evolution {
 	var es []amem.Evolution
 	for _, e := range out {
@@ -382,7 +384,7 @@ func (c *Curator) evolutions(note amem.Note, list []shown, out []evolveOut) []am
 			continue
 		}
 		ev := amem.Evolution{Target: s.note.ID}
-		if e.Context != nil && strings.TrimSpace(*e.Context) != "" {
+		if e.Context != nil && strings.TrimSpace(*e.Context) != "" && !s.note.CallerContext {
 			ev.Context = e.Context
 		}
 		if len(e.Tags) > 0 {
