@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/mock"
 )
 
@@ -196,5 +198,27 @@ func TestGiveBackChecked(t *testing.T) {
 	}
 	if got, _ := mem.Get(ctx, "ns", n.ID); got.Version != n.Version || !got.CallerContext {
 		t.Errorf("refused requests changed the note: %+v", got)
+	}
+}
+
+// TestImportedLineContextIsTheCallers: a plain import line is the
+// caller's note, so its keywords and context are the caller's, as Add's.
+func TestImportedLineContextIsTheCallers(t *testing.T) {
+	ctx := context.Background()
+	mem := openMem(t, rewriteAllCurator(nil))
+	line := `{"namespace": "ns", "content": "Rex is my dog", "context": "From my old notes.", "keywords": ["Rex"]}` + "\n"
+	if _, err := mem.Import(ctx, strings.NewReader(line), memory.ImportOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	notes, err := mem.List(ctx, "ns", amem.ListQuery{})
+	if err != nil || len(notes) != 1 {
+		t.Fatalf("list: %v, %d notes", err, len(notes))
+	}
+	n, err := mem.Enrich(ctx, "ns", notes[0].ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.Context != "From my old notes." || !n.CallerContext || !slices.Equal(n.Keywords, []string{"Rex"}) || !n.CallerKeywords {
+		t.Errorf("imported line after enrichment: %+v", n)
 	}
 }
