@@ -212,12 +212,18 @@ func ValidAttribute(a Attribute) error {
 
 // CallerSet returns the attributes the caller wrote, keywords first; nil
 // when the curator owns them all.
-func (n Note) CallerSet() []Attribute {
+func (n Note) CallerSet() []Attribute { return callerSet(n.CallerKeywords, n.CallerContext) }
+
+// CallerSet returns the attributes the caller wrote at this version, as
+// Note's.
+func (s Snapshot) CallerSet() []Attribute { return callerSet(s.CallerKeywords, s.CallerContext) }
+
+func callerSet(keywords, context bool) []Attribute {
 	var out []Attribute
-	if n.CallerKeywords {
+	if keywords {
 		out = append(out, AttributeKeywords)
 	}
-	if n.CallerContext {
+	if context {
 		out = append(out, AttributeContext)
 	}
 	return out

@@ -165,9 +165,9 @@ func TestCallerAttributesWin(t *testing.T) {
 	}
 	gaveBack := hist[len(hist)-2] // the give-back, before its re-enrichment
 	if gaveBack.Actor != amem.ActorUser || !slices.ContainsFunc(gaveBack.Changes, func(f amem.FieldChange) bool {
-		return f.Field == "caller_context" && f.Old == "true" && f.New == "false"
+		return f.Field == "caller_set" && f.Old == `["keywords","context"]` && f.New == `["keywords"]`
 	}) {
-		t.Errorf("the give-back's version is %+v, want the user's change of caller_context", gaveBack)
+		t.Errorf("the give-back's version is %+v, want the user's change of caller_set", gaveBack)
 	}
 	a, err = mem.Restore(ctx, "ns", a.ID, gaveBack.Version-1)
 	if err != nil {

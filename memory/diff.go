@@ -27,8 +27,9 @@ func diffSnapshots(a, b amem.Snapshot) []amem.FieldChange {
 	add("curator_tags", nonNil(a.CuratorTags), nonNil(b.CuratorTags))
 	add("context", a.Context, b.Context)
 	add("metadata", nonNilMap(a.Metadata), nonNilMap(b.Metadata))
-	add("caller_keywords", a.CallerKeywords, b.CallerKeywords)
-	add("caller_context", a.CallerContext, b.CallerContext)
+	// As the wire's snapshot names it: a list, so that a change of owner
+	// reads as one change.
+	add("caller_set", nonNilAttrs(a.CallerSet()), nonNilAttrs(b.CallerSet()))
 	if out == nil {
 		out = []amem.FieldChange{}
 	}
@@ -40,6 +41,13 @@ func sameSnapshot(a, b amem.Snapshot) bool { return len(diffSnapshots(a, b)) == 
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
+	}
+	return s
+}
+
+func nonNilAttrs(s []amem.Attribute) []amem.Attribute {
+	if s == nil {
+		return []amem.Attribute{}
 	}
 	return s
 }
