@@ -18,7 +18,7 @@ import (
 )
 
 func (a *app) addCmd() *cobra.Command {
-	var at, context string
+	var at, noteContext string
 	var keywords, tags, meta []string
 	c := &cobra.Command{
 		Use:   "add TEXT|-",
@@ -52,7 +52,7 @@ func (a *app) addCmd() *cobra.Command {
 			return a.withMemory(func(mem *memory.Memory) error {
 				n, err := mem.Add(a.ctx, amem.AddRequest{
 					Namespace: a.ns(), Content: content, EventTime: ev,
-					Keywords: keywords, Tags: tags, Context: context, Metadata: md,
+					Keywords: keywords, Tags: tags, Context: noteContext, Metadata: md,
 				})
 				if err != nil {
 					return err
@@ -71,7 +71,7 @@ func (a *app) addCmd() *cobra.Command {
 	f := c.Flags()
 	f.StringVar(&at, "time", "", "when it was said or happened (RFC 3339 or YYYY-MM-DD; default now)")
 	f.StringSliceVar(&keywords, "keyword", nil, "keyword to keep (repeatable or comma-separated); given, the keywords are yours and the curator writes none")
-	f.StringVar(&context, "context", "", "one-sentence context to keep; given, it is yours and the curator never rewrites it")
+	f.StringVar(&noteContext, "context", "", "one-sentence context to keep; given, it is yours and the curator never rewrites it")
 	f.StringSliceVar(&tags, "tag", nil, "tag to keep (repeatable or comma-separated)")
 	f.StringArrayVar(&meta, "meta", nil, "metadata KEY=VALUE (repeatable)")
 	return c
