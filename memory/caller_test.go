@@ -3,12 +3,14 @@ package memory_test
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/mock"
 )
@@ -220,5 +222,42 @@ func TestImportedLineContextIsTheCallers(t *testing.T) {
 	}
 	if n.Context != "From my old notes." || !n.CallerContext || !slices.Equal(n.Keywords, []string{"Rex"}) || !n.CallerKeywords {
 		t.Errorf("imported line after enrichment: %+v", n)
+	}
+}
+
+// TestGiveBackDuringEnrichment: a give-back that lands while the curator
+// works on the note (which that run leaves the caller's) is not lost: the
+// run's plan is dropped and the note stays queued for the enrichment the
+// give-back asked for.
+func TestGiveBackDuringEnrichment(t *testing.T) {
+	ctx := context.Background()
+	var mem *memory.Memory
+	var id string
+	once := sync.Once{}
+	cur := rewriteAllCurator(func(amem.Note, []amem.Candidate) {
+		once.Do(func() {
+			if _, err := mem.Update(ctx, "ns", id, amem.UpdateRequest{GiveBack: []amem.Attribute{amem.AttributeContext}}); err != nil {
+				t.Errorf("give back during enrichment: %v", err)
+			}
+		})
+	})
+	// Async and no workers: the give-back only queues its enrichment, and
+	// this test runs the one it races with.
+	mem = openOpts(t, filepath.Join(t.TempDir(), "amem.db"), memory.Options{Embedder: lexical.New(nil), Curator: cur, Async: true})
+	t.Cleanup(func() { mem.Close() })
+	n, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "Rex is my dog", Context: "Mine."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id = n.ID
+	if _, err := mem.Enrich(ctx, "ns", id); err != nil {
+		t.Fatal(err)
+	}
+	n, err = mem.Get(ctx, "ns", id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n.CallerContext || n.Enrichment.State != amem.EnrichPending {
+		t.Errorf("after a give-back during enrichment: the caller's %v, state %s; want the curator's, still queued", n.CallerContext, n.Enrichment.State)
 	}
 }

@@ -476,8 +476,10 @@ func evolve(old amem.Note, ev amem.Evolution) amem.Note {
 // apply writes a plan in one transaction, which also releases the note's
 // claim: if the claim was lost (another process took the note over), the
 // transaction rolls back and nothing is written. If the note's content or
-// time was edited while the curator worked, the plan is stale and is
-// dropped (its tokens are recorded): the edit queued its own enrichment. A
+// time was edited while the curator worked, or its caller gave keywords or
+// context back to the curator (which this plan left alone), the plan is
+// stale and is dropped (its tokens are recorded): the edit queued its own
+// enrichment. A
 // note (the new one or a neighbour) changed meanwhile by another
 // enrichment gets this plan's change merged onto its current state; a
 // merge whose vector we don't have is re-embedded outside the transaction
@@ -498,7 +500,7 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 			if err != nil {
 				return err
 			}
-			if cur.Content != p.base.Content || !cur.EventTime.Equal(p.base.EventTime) {
+			if cur.Content != p.base.Content || !cur.EventTime.Equal(p.base.EventTime) || gaveBack(p.base, cur) {
 				m.log.Info("note edited during enrichment; plan dropped", "namespace", ns, "note", id)
 				return p.usage.record(tx, ns, id, m.opts.Now().UTC())
 			}
@@ -582,6 +584,12 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 		}
 	}
 	return fmt.Errorf("note %s and its neighbours kept changing under the enrichment; it stays queued", id)
+}
+
+// gaveBack reports whether the caller gave an attribute of before back to
+// the curator by now.
+func gaveBack(before, now amem.Note) bool {
+	return (before.CallerKeywords && !now.CallerKeywords) || (before.CallerContext && !now.CallerContext)
 }
 
 // applyAttempts bounds apply's retries: each is caused by another
