@@ -32,6 +32,15 @@ type Note struct {
 	// existed, so such notes import with caller tags only.
 	CuratorTags []string `json:"curator_tags,omitempty"`
 	Context     string   `json:"context"`
+	// CallerKeywords and CallerContext say that the caller wrote the
+	// note's Keywords or Context (on Add or Update): the curator then
+	// leaves that field exactly as it is, on re-enrichment and
+	// evolution, until the caller gives it back (UpdateRequest.GiveBack).
+	// A note stored before they existed has neither set unless its
+	// history shows the caller wrote the field last (the stores'
+	// migrations read it).
+	CallerKeywords bool `json:"caller_keywords,omitempty"`
+	CallerContext  bool `json:"caller_context,omitempty"`
 
 	// Metadata is the caller's own string map; amem never interprets it
 	// except for search filters.
@@ -185,6 +194,10 @@ type Snapshot struct {
 	// UpdateRequest.Validity changes it after the curator.
 	ValidUntil   time.Time `json:"valid_until,omitzero"`
 	SupersededBy string    `json:"superseded_by,omitempty"`
+	// CallerKeywords and CallerContext are the note's marks (see Note),
+	// so that a restore brings back who owns the fields with them.
+	CallerKeywords bool `json:"caller_keywords,omitempty"`
+	CallerContext  bool `json:"caller_context,omitempty"`
 }
 
 // FieldChange is one field's old and new value, JSON-encoded so that lists
@@ -207,8 +220,10 @@ func (n Note) Snapshot() Snapshot {
 		Context:     c.Context,
 		Metadata:    c.Metadata,
 
-		ValidUntil:   c.ValidUntil,
-		SupersededBy: c.SupersededBy,
+		ValidUntil:     c.ValidUntil,
+		SupersededBy:   c.SupersededBy,
+		CallerKeywords: c.CallerKeywords,
+		CallerContext:  c.CallerContext,
 	}
 }
 
@@ -216,4 +231,43 @@ func (n Note) Snapshot() Snapshot {
 // ValidUntil, or t is before it.
 func (n Note) ValidAt(t time.Time) bool {
 	return n.ValidUntil.IsZero() || t.Before(n.ValidUntil)
+}
+
+// Attribute names a note attribute that the curator writes unless the
+// caller has written it (Note.CallerKeywords, Note.CallerContext).
+type Attribute string
+
+const (
+	AttributeKeywords Attribute = "keywords"
+	AttributeContext  Attribute = "context"
+)
+
+// ValidAttribute is nil for an attribute a caller can give back, and
+// ErrInvalid otherwise (tags have per-tag provenance: an edit of Tags
+// makes them all the caller's).
+func ValidAttribute(a Attribute) error {
+	switch a {
+	case AttributeKeywords, AttributeContext:
+		return nil
+	}
+	return invalidf("%q is not an attribute to give back to the curator (keywords or context)", string(a))
+}
+
+// CallerSet returns the attributes the caller wrote, keywords first; nil
+// when the curator owns them all.
+func (n Note) CallerSet() []Attribute { return callerSet(n.CallerKeywords, n.CallerContext) }
+
+// CallerSet returns the attributes the caller wrote at this version, as
+// Note's.
+func (s Snapshot) CallerSet() []Attribute { return callerSet(s.CallerKeywords, s.CallerContext) }
+
+func callerSet(keywords, context bool) []Attribute {
+	var out []Attribute
+	if keywords {
+		out = append(out, AttributeKeywords)
+	}
+	if context {
+		out = append(out, AttributeContext)
+	}
+	return out
 }

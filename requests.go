@@ -9,10 +9,14 @@ type AddRequest struct {
 	// EventTime is when it was said or happened; zero means now. Any
 	// other time must pass ValidEventTime.
 	EventTime time.Time
-	// Keywords, Tags and Metadata given by the caller are kept; the
-	// curator adds to keywords and tags.
+	// Keywords, Tags, Context and Metadata given by the caller are kept.
+	// The curator adds to tags; keywords or a context given here are the
+	// caller's (Note.CallerKeywords, Note.CallerContext), which the
+	// curator never changes, while those not given are the curator's to
+	// write.
 	Keywords []string
 	Tags     []string
+	Context  string
 	Metadata map[string]string
 	// Wait enriches the note before Add returns even when Options.Async
 	// is set (a background worker then leaves it alone).
@@ -33,6 +37,15 @@ type UpdateRequest struct {
 	Context   *string
 	// Metadata, when non-nil, replaces the whole map.
 	Metadata map[string]string
+	// GiveBack hands attributes the caller wrote back to the curator:
+	// their mark (Note.CallerKeywords, Note.CallerContext) is cleared
+	// and the note is queued for enrichment, which rewrites them. Their
+	// values stay until then. Setting an attribute and giving it back in
+	// one request is ErrInvalid. Keywords or a Context set here that
+	// differ from the note's become the caller's (and stay so through a
+	// content edit); given as the note has them, they change nothing, so
+	// that a form sending every field takes over only what was edited.
+	GiveBack []Attribute
 	// Reason is kept in the note's history.
 	Reason string
 	// Validity, when non-nil, sets the note's validity as the caller

@@ -396,8 +396,10 @@ func (c *Curator) supersessions(note amem.Note, list []shown, out []string) []am
 // evolutions maps evolution answers to the candidates of list they name.
 // The answer's tags are added to the note's: the model was not shown them,
 // so it cannot have meant to drop any. No tags, no change; a blank context
-// is no change either, never an erased one. Evolutions that change
-// nothing are left out.
+// is no change either, never an erased one, and nor is a context for a
+// note whose context its caller wrote (amem.Note.CallerContext), which
+// the engine would not apply either. Evolutions that change nothing are
+// left out.
 func (c *Curator) evolutions(note amem.Note, list []shown, out []evolveOut) []amem.Evolution {
 	var es []amem.Evolution
 	for _, e := range out {
@@ -406,7 +408,7 @@ func (c *Curator) evolutions(note amem.Note, list []shown, out []evolveOut) []am
 			continue
 		}
 		ev := amem.Evolution{Target: s.note.ID}
-		if e.Context != nil && strings.TrimSpace(*e.Context) != "" {
+		if e.Context != nil && strings.TrimSpace(*e.Context) != "" && !s.note.CallerContext {
 			ev.Context = e.Context
 		}
 		if len(e.Tags) > 0 {

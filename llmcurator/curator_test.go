@@ -319,6 +319,24 @@ func TestEvolutionAddsTags(t *testing.T) {
 	}
 }
 
+// A context the candidate's caller wrote is not the model's to rewrite:
+// its evolution keeps only the tags, and one with nothing else is left
+// out.
+func TestEvolutionLeavesCallerContext(t *testing.T) {
+	cs := cands()
+	cs[0].Note.CallerContext, cs[1].Note.CallerContext = true, true
+	llm := &scripted{answers: []amem.LLMResponse{ok(`{"links": [{"ref": "M1", "strength": 0.5}],
+		"evolve": [{"ref": "M1", "context": "rewritten.", "tags": ["new"]},
+		           {"ref": "M2", "context": "c.", "tags": []}]}`)}}
+	d, err := New(llm, nil).Connect(context.Background(), newNote(), cs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Evolve) != 1 || d.Evolve[0].Context != nil || !slices.Contains(d.Evolve[0].Tags, "new") {
+		t.Errorf("evolutions %+v, want M1's tags only", d.Evolve)
+	}
+}
+
 func TestConnectTwoCalls(t *testing.T) {
 	ctx := context.Background()
 	opts := &Options{Connect: TwoCalls}

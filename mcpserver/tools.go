@@ -34,8 +34,9 @@ type idArg struct {
 type addInput struct {
 	Content  string            `json:"content" jsonschema:"the memory: one self-contained fact, event, preference or decision, with names and dates written out"`
 	Time     string            `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 (2023-05-08T13:56:00Z) or a date (2023-05-08); default now"`
-	Keywords []string          `json:"keywords,omitempty" jsonschema:"keywords to keep; amem adds its own"`
+	Keywords []string          `json:"keywords,omitempty" jsonschema:"keywords to keep as they are: amem then writes none (they are yours, see caller_set); leave out to let amem write them"`
 	Tags     []string          `json:"tags,omitempty" jsonschema:"tags (broad categories) to keep; amem adds its own"`
+	Context  string            `json:"context,omitempty" jsonschema:"a one-sentence context to keep as it is: amem never rewrites it (see caller_set); leave out to let amem write it"`
 	Metadata map[string]string `json:"metadata,omitempty" jsonschema:"string pairs kept with the memory as they are, such as its source or speaker; search_memory can filter by them"`
 	Wait     bool              `json:"wait,omitempty" jsonschema:"true: return once amem has written keywords, tags, context and links (slower); false (default): return as soon as the memory is stored and searchable"`
 	nsArg
@@ -62,9 +63,10 @@ type updateInput struct {
 	idArg
 	Content  *string   `json:"content,omitempty" jsonschema:"the new text; amem rewrites the note's keywords and context and links it again"`
 	Time     *string   `json:"time,omitempty" jsonschema:"when it was said or happened, RFC 3339 or a date"`
-	Keywords *[]string `json:"keywords,omitempty" jsonschema:"replaces the keywords; [] clears them"`
+	Keywords *[]string `json:"keywords,omitempty" jsonschema:"replaces the keywords, which become yours: amem no longer rewrites them; [] clears them"`
 	Tags     *[]string `json:"tags,omitempty" jsonschema:"replaces the tags; [] clears them"`
-	Context  *string   `json:"context,omitempty" jsonschema:"replaces the one-sentence context"`
+	Context  *string   `json:"context,omitempty" jsonschema:"replaces the one-sentence context, which becomes yours: amem no longer rewrites it"`
+	GiveBack []string  `json:"give_back,omitempty" jsonschema:"keywords and/or context: hand them back to amem, which rewrites them now and from then on"`
 	Reason   string    `json:"reason,omitempty" jsonschema:"why the note changes, kept in its history"`
 
 	// The user's word on whether the note is still true.
@@ -190,7 +192,8 @@ var getTool = &mcp.Tool{
 var updateTool = &mcp.Tool{
 	Name: "update_memory",
 	Description: "Correct or change a note by ID. Give only the fields to change; keywords and tags replace the old " +
-		"lists. New content makes amem rewrite the note's keywords and context and choose its links again. Every change " +
+		"lists. Keywords or a context you give are yours (caller_set): amem never rewrites them until you give_back. " +
+		"New content makes amem rewrite the note's other keywords and context and choose its links again. Every change " +
 		"is kept as a new version (see memory_history): give a reason. When the user says a remembered fact is no " +
 		"longer true, give validity: {superseded_by: the ID of the note that replaced it} (searches then list the " +
 		"old note below the new one), or {} to make a note current again.",
@@ -226,7 +229,7 @@ var historyTool = &mcp.Tool{
 
 func (t *tools) add(ctx context.Context, ns string, in addInput) (wire.Note, error) {
 	req := amem.AddRequest{Namespace: ns, Content: in.Content, Keywords: in.Keywords, Tags: in.Tags,
-		Metadata: in.Metadata, Wait: in.Wait}
+		Context: in.Context, Metadata: in.Metadata, Wait: in.Wait}
 	if in.Time != "" {
 		at, err := amem.ParseTime(in.Time)
 		if err != nil {
@@ -282,10 +285,13 @@ func (t *tools) get(ctx context.Context, ns string, in idArg) (wire.Note, error)
 }
 
 func (t *tools) update(ctx context.Context, ns string, in updateInput) (wire.Note, error) {
-	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil && in.Context == nil && in.Validity == nil {
-		return wire.Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags, context or validity", amem.ErrInvalid)
+	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil && in.Context == nil && in.Validity == nil && len(in.GiveBack) == 0 {
+		return wire.Note{}, fmt.Errorf("%w: nothing to change: give content, time, keywords, tags, context, validity or give_back", amem.ErrInvalid)
 	}
 	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags, Context: in.Context, Reason: in.Reason}
+	for _, a := range in.GiveBack {
+		req.GiveBack = append(req.GiveBack, amem.Attribute(a))
+	}
 	if v := in.Validity; v != nil {
 		req.Validity = &amem.Validity{SupersededBy: v.SupersededBy}
 		if v.ValidUntil != "" {

@@ -31,6 +31,9 @@ func diffSnapshots(a, b amem.Snapshot) []amem.FieldChange {
 		add("valid_until", a.ValidUntil, b.ValidUntil)
 	}
 	add("superseded_by", a.SupersededBy, b.SupersededBy)
+	// As the wire's snapshot names it: a list, so that a change of owner
+	// reads as one change.
+	add("caller_set", nonNilAttrs(a.CallerSet()), nonNilAttrs(b.CallerSet()))
 	if out == nil {
 		out = []amem.FieldChange{}
 	}
@@ -42,6 +45,13 @@ func sameSnapshot(a, b amem.Snapshot) bool { return len(diffSnapshots(a, b)) == 
 func nonNil(s []string) []string {
 	if s == nil {
 		return []string{}
+	}
+	return s
+}
+
+func nonNilAttrs(s []amem.Attribute) []amem.Attribute {
+	if s == nil {
+		return []amem.Attribute{}
 	}
 	return s
 }

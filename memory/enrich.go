@@ -241,12 +241,7 @@ func (m *Memory) plan(ctx context.Context, base amem.Note) (*plan, error) {
 	if err != nil {
 		return p, fmt.Errorf("construct: %w", err)
 	}
-	// Caller-given and earlier terms come first; the curator adds to them.
-	n.Keywords = cleanTerms(append(slices.Clone(n.Keywords), attrs.Keywords...), curatorKeywords)
-	n.Tags = cleanTerms(append(slices.Clone(n.Tags), attrs.Tags...), curatorTags)
-	if c := cleanText(attrs.Context, amem.MaxContextBytes); c != "" {
-		n.Context = c
-	}
+	construct(&n, attrs.Keywords, attrs.Tags, attrs.Context)
 	constructed := m.opts.EmbedText(n)
 	if !m.sameVector(base, n) {
 		vecs, err := m.embed(ctx, []string{constructed})
@@ -271,11 +266,7 @@ func (m *Memory) plan(ctx context.Context, base amem.Note) (*plan, error) {
 	}
 
 	if dec.Note != nil {
-		n.Keywords = cleanTerms(append(n.Keywords, dec.Note.Keywords...), curatorKeywords)
-		n.Tags = cleanTerms(append(n.Tags, dec.Note.Tags...), curatorTags)
-		if c := cleanText(dec.Note.Context, amem.MaxContextBytes); c != "" {
-			n.Context = c
-		}
+		construct(&n, dec.Note.Keywords, dec.Note.Tags, dec.Note.Context)
 	}
 	n.CuratorTags = curatedTags(base, n.Tags)
 
@@ -454,17 +445,32 @@ func (m *Memory) candidates(ctx context.Context, n amem.Note) ([]amem.Candidate,
 	return out, nil
 }
 
-// evolve returns old with the evolution's fields applied, sanitised.
+// construct adds the curator's attributes to n, sanitised: earlier
+// terms (the caller's first) come first and the curator's follow; a
+// context replaces n's. What the caller wrote (Note.CallerKeywords,
+// Note.CallerContext) is left exactly as it is.
+func construct(n *amem.Note, keywords, tags []string, context string) {
+	if !n.CallerKeywords {
+		n.Keywords = cleanTerms(append(slices.Clone(n.Keywords), keywords...), curatorKeywords)
+	}
+	n.Tags = cleanTerms(append(slices.Clone(n.Tags), tags...), curatorTags)
+	if c := cleanText(context, amem.MaxContextBytes); c != "" && !n.CallerContext {
+		n.Context = c
+	}
+}
+
+// evolve returns old with the evolution's fields applied, sanitised,
+// except those the caller wrote.
 func evolve(old amem.Note, ev amem.Evolution) amem.Note {
 	next := old.Clone()
-	if ev.Keywords != nil {
+	if ev.Keywords != nil && !old.CallerKeywords {
 		next.Keywords = cleanTerms(ev.Keywords, curatorKeywords)
 	}
 	if ev.Tags != nil {
 		next.Tags = cleanTerms(ev.Tags, curatorTags)
 		next.CuratorTags = curatedTags(old, next.Tags)
 	}
-	if ev.Context != nil {
+	if ev.Context != nil && !old.CallerContext {
 		next.Context = cleanText(*ev.Context, amem.MaxContextBytes)
 	}
 	return next
@@ -473,8 +479,10 @@ func evolve(old amem.Note, ev amem.Evolution) amem.Note {
 // apply writes a plan in one transaction, which also releases the note's
 // claim: if the claim was lost (another process took the note over), the
 // transaction rolls back and nothing is written. If the note's content or
-// time was edited while the curator worked, the plan is stale and is
-// dropped (its tokens are recorded): the edit queued its own enrichment. A
+// time was edited while the curator worked, or its caller gave keywords or
+// context back to the curator (which this plan left alone), the plan is
+// stale and is dropped (its tokens are recorded): the edit queued its own
+// enrichment. A
 // note (the new one or a neighbour) changed meanwhile by another
 // enrichment gets this plan's change merged onto its current state; a
 // merge whose vector we don't have is re-embedded outside the transaction
@@ -495,7 +503,7 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 			if err != nil {
 				return err
 			}
-			if cur.Content != p.base.Content || !cur.EventTime.Equal(p.base.EventTime) {
+			if cur.Content != p.base.Content || !cur.EventTime.Equal(p.base.EventTime) || gaveBack(p.base, cur) {
 				m.log.Info("note edited during enrichment; plan dropped", "namespace", ns, "note", id)
 				return p.usage.record(tx, ns, id, m.opts.Now().UTC())
 			}
@@ -584,6 +592,12 @@ func (m *Memory) apply(ctx context.Context, c *claim, p *plan) error {
 	return fmt.Errorf("note %s and its neighbours kept changing under the enrichment; it stays queued", id)
 }
 
+// gaveBack reports whether the caller gave an attribute of before back to
+// the curator by now.
+func gaveBack(before, now amem.Note) bool {
+	return (before.CallerKeywords && !now.CallerKeywords) || (before.CallerContext && !now.CallerContext)
+}
+
 // applyAttempts bounds apply's retries: each is caused by another
 // enrichment committing a change to one of the same notes in between.
 // Measured with 4 writers evolving the same 10 neighbours (storetest's
@@ -609,16 +623,20 @@ var errRetryApply = errors.New("a note changed: re-embed and retry")
 // change shown->next is merged onto cur (terms added are added, terms
 // removed are removed, a rewritten context replaces cur's); if the result
 // differs from ev.next, ev is updated and queued in reembed, and rebase
-// reports false: the caller must retry after embedding it.
+// reports false: the caller must retry after embedding it. Keywords or a
+// context the caller wrote in cur (perhaps since ev was computed) stay as
+// cur has them.
 func rebase(ev *evolvedNote, cur amem.Note, reembed *[]*evolvedNote) (amem.Note, bool) {
 	if cur.Version == ev.shown.Version {
 		return ev.next, true
 	}
 	merged := cur.Clone()
-	merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
+	if !cur.CallerKeywords {
+		merged.Keywords = merge3(ev.shown.Keywords, ev.next.Keywords, cur.Keywords)
+	}
 	merged.Tags = merge3(ev.shown.Tags, ev.next.Tags, cur.Tags)
 	merged.CuratorTags = curatedTags(cur, merged.Tags)
-	if ev.next.Context != ev.shown.Context {
+	if ev.next.Context != ev.shown.Context && !cur.CallerContext {
 		merged.Context = ev.next.Context
 	}
 	if sameSnapshot(merged.Snapshot(), ev.next.Snapshot()) {

@@ -443,7 +443,8 @@ func TestExportImportRoundTrip(t *testing.T) {
 		mustAdd(t, src, "one", s)
 	}
 	tm := time.Date(2023, 5, 8, 13, 56, 0, 123456789, time.UTC)
-	if _, err := src.Add(ctx, amem.AddRequest{Namespace: "two", Content: "with metadata", EventTime: tm, Metadata: map[string]string{"k": "v"}, Tags: []string{"mine"}}); err != nil {
+	if _, err := src.Add(ctx, amem.AddRequest{Namespace: "two", Content: "with metadata", EventTime: tm, Metadata: map[string]string{"k": "v"}, Tags: []string{"mine"},
+		Context: "kept as the caller's through export and import"}); err != nil {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
@@ -451,6 +452,9 @@ func TestExportImportRoundTrip(t *testing.T) {
 		t.Fatalf("export: %d %v", n, err)
 	}
 	exported := buf.String()
+	if !strings.Contains(exported, `"caller_context":true`) {
+		t.Fatalf("the export does not say whose the context is:\n%s", exported)
+	}
 
 	dst := openMem(t, linkAllCurator())
 	st, err := dst.Import(ctx, strings.NewReader(exported), memory.ImportOptions{})

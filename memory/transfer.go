@@ -333,7 +333,7 @@ func (m *Memory) plainLine(il importLine, ns string) (plainLine, error) {
 		return plainLine{}, invalidf("a line without an id is the caller's note, whose tags are all the caller's; curator_tags is kept only on exported notes (with an id)")
 	}
 	req := amem.AddRequest{Namespace: il.Namespace, Content: il.Content,
-		Keywords: il.Keywords, Tags: il.Tags, Metadata: il.Metadata}
+		Keywords: il.Keywords, Tags: il.Tags, Context: il.Context, Metadata: il.Metadata}
 	if req.Namespace == "" {
 		req.Namespace = ns
 	}

@@ -180,6 +180,9 @@ func (m *Memory) newNote(req amem.AddRequest) (amem.Note, error) {
 	if err := amem.ValidMetadata(req.Metadata); err != nil {
 		return amem.Note{}, err
 	}
+	if err := amem.ValidContext(req.Context); err != nil {
+		return amem.Note{}, err
+	}
 	if !req.EventTime.IsZero() {
 		if err := amem.ValidEventTime(req.EventTime); err != nil {
 			return amem.Note{}, err
@@ -207,10 +210,15 @@ func (m *Memory) newNote(req amem.AddRequest) (amem.Note, error) {
 		UpdatedAt:  now,
 		Keywords:   kw,
 		Tags:       tags,
+		Context:    req.Context,
 		Metadata:   md,
-		Links:      []amem.Link{},
-		Version:    1,
-		Enrichment: enr,
+		// What the caller wrote is the caller's; an empty field is the
+		// curator's to fill.
+		CallerKeywords: len(kw) > 0,
+		CallerContext:  req.Context != "",
+		Links:          []amem.Link{},
+		Version:        1,
+		Enrichment:     enr,
 	}, nil
 }
 
@@ -231,9 +239,13 @@ func (m *Memory) version(n amem.Note, actor amem.Actor, reason string, prev *ame
 	}
 }
 
-// Update changes a note, writes a version and re-embeds it. A content edit
-// also clears the curator-written keywords and context (unless given) and
-// re-enriches the note, replacing the links it chose.
+// Update changes a note, writes a version and re-embeds it. Keywords or a
+// context given that differ from the note's become the caller's
+// (Note.CallerKeywords, Note.CallerContext); the same value changes
+// nothing. GiveBack hands them back to the curator. A
+// content edit also clears the curator-written keywords and context (the
+// caller's stay) and re-enriches the note, replacing the links it chose;
+// so does giving an attribute back.
 func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateRequest) (amem.Note, error) {
 	if err := validID(id); err != nil {
 		return amem.Note{}, err
@@ -273,27 +285,54 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateReque
 			return amem.Note{}, err
 		}
 	}
+	if err := validGiveBack(req); err != nil {
+		return amem.Note{}, err
+	}
 	apply := func(n amem.Note) amem.Note {
 		n = n.Clone()
+		// A value the caller gives as the note already has it is no claim:
+		// a form that sends every field (the UI's edit form sends the
+		// context with the content) must not take over the curator's
+		// context, which then stays the curator's to rewrite for the new
+		// content.
+		claimKeywords := req.Keywords != nil && !slices.Equal(kw, n.Keywords)
+		claimContext := req.Context != nil && *req.Context != n.Context
+		reenrich := false
 		if req.Content != nil && *req.Content != n.Content {
 			n.Content = *req.Content
-			n.Keywords, n.Context = []string{}, ""
-			if m.opts.Curator != nil {
-				n.Enrichment = amem.Enrichment{State: amem.EnrichPending, Attempts: n.Enrichment.Attempts, At: n.Enrichment.At,
-					DueAt: m.opts.Now().UTC()}
+			if !n.CallerKeywords {
+				n.Keywords = []string{}
 			}
+			if !n.CallerContext {
+				n.Context = ""
+			}
+			reenrich = true
+		}
+		for _, a := range req.GiveBack {
+			switch a {
+			case amem.AttributeKeywords:
+				reenrich = reenrich || n.CallerKeywords
+				n.CallerKeywords = false
+			case amem.AttributeContext:
+				reenrich = reenrich || n.CallerContext
+				n.CallerContext = false
+			}
+		}
+		if reenrich && m.opts.Curator != nil {
+			n.Enrichment = amem.Enrichment{State: amem.EnrichPending, Attempts: n.Enrichment.Attempts, At: n.Enrichment.At,
+				DueAt: m.opts.Now().UTC()}
 		}
 		if req.EventTime != nil {
 			n.EventTime = req.EventTime.UTC()
 		}
-		if req.Keywords != nil {
-			n.Keywords = kw
+		if claimKeywords {
+			n.Keywords, n.CallerKeywords = kw, true
 		}
 		if req.Tags != nil {
 			n.Tags, n.CuratorTags = tags, nil // the caller's now, every one
 		}
-		if req.Context != nil {
-			n.Context = *req.Context
+		if claimContext {
+			n.Context, n.CallerContext = *req.Context, true
 		}
 		if req.Metadata != nil {
 			n.Metadata = maps.Clone(req.Metadata)
@@ -465,6 +504,22 @@ func (m *Memory) Restore(ctx context.Context, ns, id string, version int) (amem.
 		s := amem.Note{Keywords: snap.Keywords, Tags: snap.Tags, CuratorTags: snap.CuratorTags, Metadata: snap.Metadata}.Clone()
 		n.Content, n.EventTime, n.Context = snap.Content, snap.EventTime, snap.Context
 		n.Keywords, n.Tags, n.CuratorTags, n.Metadata = s.Keywords, s.Tags, s.CuratorTags, s.Metadata
+		n.CallerKeywords, n.CallerContext = snap.CallerKeywords, snap.CallerContext
 		return n
 	})
+}
+
+// validGiveBack checks UpdateRequest.GiveBack: known attributes, none
+// also set by the same request (the caller can't both write one and hand
+// it to the curator).
+func validGiveBack(req amem.UpdateRequest) error {
+	for _, a := range req.GiveBack {
+		if err := amem.ValidAttribute(a); err != nil {
+			return err
+		}
+		if (a == amem.AttributeKeywords && req.Keywords != nil) || (a == amem.AttributeContext && req.Context != nil) {
+			return invalidf("%s is both set and given back to the curator; do one", a)
+		}
+	}
+	return nil
 }

@@ -21,8 +21,10 @@
 // best score (a sentence model places "8 May 2023" nowhere useful).
 // Keywords are then picked by maximal marginal relevance so that near-
 // duplicates ("support group" after "LGBTQ support group") don't crowd the
-// list. Proper nouns and dates are kept even below the score floor. The
-// caller's own keywords come first.
+// list. Proper nouns and dates are kept even below the score floor. Keywords
+// or a context the caller wrote (amem.Note.CallerKeywords, CallerContext)
+// are never replaced: the engine applies none of the curator's to them,
+// here as in evolution.
 //
 // Proper nouns are capitalised words not at the start of a sentence,
 // acronyms, and at a sentence start names the namespace already knows. A

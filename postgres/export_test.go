@@ -27,3 +27,7 @@ func MigrateTo(ctx context.Context, url string, v int) error {
 
 // CuratorTagsVersion is the migration that keeps curator tags.
 var CuratorTagsVersion = slices.Index(migrations, migrationCuratorTags) + 1
+
+// ProvenanceVersion is the migration that keeps which attributes the
+// caller wrote.
+var ProvenanceVersion = slices.Index(migrations, migrationProvenance) + 1

@@ -26,6 +26,7 @@ var migrations = []string{
 	migrationCuratorTags,
 	migrationTrash,
 	migrationSupersession,
+	migrationProvenance,
 }
 
 // migration2 adds webhooks and their outbox, as package sqlite's
@@ -69,6 +70,21 @@ CREATE INDEX webhook_events_note ON webhook_events (webhook_id, note_id, id);
 // the caller's.
 const migrationCuratorTags = `
 ALTER TABLE notes ADD COLUMN curator_tag_keys text[] NOT NULL DEFAULT '{}';
+`
+
+// migrationProvenance is package sqlite's of the same name: which of a
+// note's keywords and context the caller wrote, and for notes stored
+// before it, a mark where the caller made the last change to a field
+// that is not empty.
+const migrationProvenance = `
+ALTER TABLE notes ADD COLUMN caller_attrs integer NOT NULL DEFAULT 0;
+UPDATE notes n SET caller_attrs =
+	(CASE WHEN cardinality(n.keywords) > 0 AND (SELECT v.actor FROM versions v, jsonb_array_elements(v.changes::jsonb) c
+		WHERE v.ns = n.ns AND v.note_id = n.id AND c->>'field' = 'keywords'
+		ORDER BY v.version DESC LIMIT 1) = 'user' THEN 1 ELSE 0 END) |
+	(CASE WHEN n.context <> '' AND (SELECT v.actor FROM versions v, jsonb_array_elements(v.changes::jsonb) c
+		WHERE v.ns = n.ns AND v.note_id = n.id AND c->>'field' = 'context'
+		ORDER BY v.version DESC LIMIT 1) = 'user' THEN 2 ELSE 0 END);
 `
 
 // migration1 is the schema of package sqlite at its migration 5, in

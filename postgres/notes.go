@@ -26,7 +26,7 @@ const (
 // noteColumnsNoVector sends NULL for the embedding, for reads that don't
 // need it.
 const (
-	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, curator_tag_keys, context, metadata::text, `
+	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, curator_tag_keys, context, caller_attrs, metadata::text, `
 	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at, valid_until, superseded_by, caller_validity`
 	noteColumns         = notePrefix + `embedding` + noteSuffix
 	noteColumnsNoVector = notePrefix + `NULL::bytea` + noteSuffix
@@ -42,11 +42,12 @@ func scanNote(rows pgx.Rows, vec []float32, lead ...any) (amem.Note, error) {
 		meta                            []byte
 		state                           string
 		curated                         []string
+		callerAttrs                     int64
 		emb                             pgtype.DriverBytes // the driver's buffer: decoded at once
 		validUntil                      pgtype.Int8
 	)
 	err := rows.Scan(append(lead, &n.ID, &n.Namespace, &n.Content, &event, &ingest, &updated, &n.Keywords, &n.Tags, &curated,
-		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due,
+		&n.Context, &callerAttrs, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due,
 		&validUntil, &n.SupersededBy, &n.CallerValidity)...)
 	if err != nil {
 		return amem.Note{}, err
@@ -57,6 +58,7 @@ func scanNote(rows pgx.Rows, vec []float32, lead ...any) (amem.Note, error) {
 	n.Enrichment.DueAt = timeOf(due)
 	n.Keywords, n.Tags = stringsOf(n.Keywords), stringsOf(n.Tags)
 	n.CuratorTags = sqlstore.CuratorTagsOf(n.Tags, curated)
+	sqlstore.SetCallerAttrs(&n, callerAttrs)
 	if err := sqlstore.FinishNote(&n, meta, emb, vec); err != nil {
 		return amem.Note{}, err
 	}
@@ -247,7 +249,7 @@ func noteValues(n amem.Note) ([]any, error) {
 		n.Content, times[0], times[1], times[2],
 		stringsValue(n.Keywords), stringsValue(n.Tags), sqlstore.TagKeys(n.Tags),
 		sqlstore.CuratorTagKeys(n),
-		n.Context, sqlstore.EncodeMetadata(n.Metadata),
+		n.Context, sqlstore.CallerAttrs(n), sqlstore.EncodeMetadata(n.Metadata),
 		sqlstore.EncodeVector(n.Embedding), n.Version,
 		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
 		validUntil, n.SupersededBy, n.CallerValidity,
@@ -258,9 +260,9 @@ func noteValues(n amem.Note) ([]any, error) {
 // failed statement would abort the transaction, and a conflict must
 // leave it usable.
 const insertNote = `INSERT INTO notes (content, event_time, ingest_time, updated_at, keywords, tags,
-	tag_keys, curator_tag_keys, context, metadata, embedding, version, enrich_state, enrich_error,
+	tag_keys, curator_tag_keys, context, caller_attrs, metadata, embedding, version, enrich_state, enrich_error,
 	enrich_attempts, enrich_at, due_at, valid_until, superseded_by, caller_validity, change_seq, id, ns)
-VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
 ON CONFLICT DO NOTHING`
 
 // InsertNote stores a new note; its links are ignored (see PutLink). An ID
@@ -289,10 +291,11 @@ func (t *tx) InsertNote(n amem.Note) error {
 
 const (
 	updateNote = `UPDATE notes SET content = $1, event_time = $2, ingest_time = $3, updated_at = $4,
-	keywords = $5, tags = $6, tag_keys = $7, curator_tag_keys = $8, context = $9, metadata = $10,
-	embedding = $11, version = $12, enrich_state = $13, enrich_error = $14, enrich_attempts = $15,
-	enrich_at = $16, due_at = $17, valid_until = $18, superseded_by = $19, caller_validity = $20, change_seq = $21
-WHERE id = $22 AND ns = $23 AND version = $24`
+	keywords = $5, tags = $6, tag_keys = $7, curator_tag_keys = $8, context = $9, caller_attrs = $10,
+	metadata = $11, embedding = $12, version = $13, enrich_state = $14, enrich_error = $15,
+	enrich_attempts = $16, enrich_at = $17, due_at = $18, valid_until = $19, superseded_by = $20,
+	caller_validity = $21, change_seq = $22
+WHERE id = $23 AND ns = $24 AND version = $25`
 	selectVersion = `SELECT version FROM notes WHERE ns = $1 AND id = $2`
 )
 

@@ -19,6 +19,7 @@ type noteInput struct {
 	Time     *jsonin.Time      `json:"time,omitempty"`
 	Keywords []string          `json:"keywords,omitempty"`
 	Tags     []string          `json:"tags,omitempty"`
+	Context  string            `json:"context,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
@@ -27,7 +28,7 @@ type noteInput struct {
 // which AddRequest would take for now.
 func (in noteInput) request(ns string, wait bool) (amem.AddRequest, error) {
 	req := amem.AddRequest{Namespace: ns, Content: in.Content, Keywords: in.Keywords,
-		Tags: in.Tags, Metadata: in.Metadata, Wait: wait}
+		Tags: in.Tags, Context: in.Context, Metadata: in.Metadata, Wait: wait}
 	if in.Time != nil {
 		if err := amem.ValidEventTime(in.Time.Time); err != nil {
 			return req, err
@@ -204,7 +205,9 @@ func (s *Server) getNote(w http.ResponseWriter, r *http.Request, _ auth.Principa
 	reply(w, http.StatusOK, wire.NoteOf(n))
 }
 
-// patchInput changes a note; absent fields are left as they are.
+// patchInput changes a note; absent fields are left as they are. Keywords
+// or a context given become the caller's, which the curator leaves alone;
+// give_back names those the caller hands back to the curator.
 type patchInput struct {
 	Content  *string           `json:"content,omitempty"`
 	Time     *jsonin.Time      `json:"time,omitempty"`
@@ -212,6 +215,7 @@ type patchInput struct {
 	Tags     *[]string         `json:"tags,omitempty"`
 	Context  *string           `json:"context,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
+	GiveBack []string          `json:"give_back,omitempty"`
 	Reason   string            `json:"reason,omitempty"`
 
 	// The caller's word on whether the note is still true (validity.go).
@@ -225,12 +229,12 @@ func (s *Server) updateNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		return
 	}
 	if in.Content == nil && in.Time == nil && in.Keywords == nil && in.Tags == nil &&
-		in.Context == nil && in.Metadata == nil && in.Validity == nil {
-		problem(w, r, http.StatusBadRequest, "nothing to change: give content, time, keywords, tags, context, metadata or validity")
+		in.Context == nil && in.Metadata == nil && in.Validity == nil && len(in.GiveBack) == 0 {
+		problem(w, r, http.StatusBadRequest, "nothing to change: give content, time, keywords, tags, context, metadata, validity or give_back")
 		return
 	}
 	req := amem.UpdateRequest{Content: in.Content, Keywords: in.Keywords, Tags: in.Tags,
-		Context: in.Context, Metadata: in.Metadata, Reason: in.Reason, Validity: in.Validity.validity()}
+		Context: in.Context, Metadata: in.Metadata, GiveBack: attributes(in.GiveBack), Reason: in.Reason, Validity: in.Validity.validity()}
 	if in.Time != nil { // null: unchanged; any time given is checked by Update
 		req.EventTime = &in.Time.Time
 	}
@@ -306,4 +310,14 @@ func (s *Server) enrichNote(w http.ResponseWriter, r *http.Request, _ auth.Princ
 		return
 	}
 	reply(w, http.StatusOK, wire.NoteOf(n))
+}
+
+// attributes are the names of a give_back list as the library takes
+// them; Update checks them.
+func attributes(names []string) []amem.Attribute {
+	out := make([]amem.Attribute, len(names))
+	for i, a := range names {
+		out[i] = amem.Attribute(a)
+	}
+	return out
 }

@@ -28,6 +28,7 @@ var migrations = []string{
 	migrationCuratorTags,
 	migrationTrash,
 	migrationSupersession,
+	migrationProvenance,
 }
 
 // migration6 adds webhooks and their outbox. webhook_events holds one row
@@ -75,6 +76,25 @@ CREATE INDEX webhook_events_note ON webhook_events (webhook_id, note_id, id);
 // history can't always tell which tags the curator gave.
 const migrationCuratorTags = `
 ALTER TABLE notes ADD COLUMN curator_tag_keys TEXT NOT NULL DEFAULT '[]';
+`
+
+// migrationProvenance keeps which of a note's keywords and context the
+// caller wrote (sqlstore.CallerAttrs: bit 1 keywords, bit 2 context),
+// which the curator then leaves alone. A note stored before it gets a
+// mark where its history shows the caller (actor user) made the last
+// change to the field and the field is not empty: that is the text the
+// note's reader sees as theirs, which a re-enrichment would otherwise
+// overwrite. A field the curator wrote last, or an empty one (a content
+// edit cleared it for the curator to fill), stays the curator's.
+const migrationProvenance = `
+ALTER TABLE notes ADD COLUMN caller_attrs INTEGER NOT NULL DEFAULT 0;
+UPDATE notes SET caller_attrs =
+	(CASE WHEN json_array_length(keywords) > 0 AND (SELECT v.actor FROM versions v, json_each(v.changes) c
+		WHERE v.note_id = notes.id AND json_extract(c.value, '$.field') = 'keywords'
+		ORDER BY v.version DESC LIMIT 1) = 'user' THEN 1 ELSE 0 END) |
+	(CASE WHEN context <> '' AND (SELECT v.actor FROM versions v, json_each(v.changes) c
+		WHERE v.note_id = notes.id AND json_extract(c.value, '$.field') = 'context'
+		ORDER BY v.version DESC LIMIT 1) = 'user' THEN 2 ELSE 0 END);
 `
 
 // migration5 drops the full-text index: each process now keeps its own

@@ -24,7 +24,7 @@ const (
 // noteColumnsNoVector reads NULL for the embedding, for reads that don't
 // need it (decoding a 512-d vector costs more than the rest of a note).
 const (
-	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, curator_tag_keys, context, metadata, `
+	notePrefix          = `id, ns, content, event_time, ingest_time, updated_at, keywords, tags, curator_tag_keys, context, caller_attrs, metadata, `
 	noteSuffix          = `, version, enrich_state, enrich_error, enrich_attempts, enrich_at, due_at, valid_until, superseded_by, caller_validity`
 	noteColumns         = notePrefix + `embedding` + noteSuffix
 	noteColumnsNoVector = notePrefix + `NULL` + noteSuffix
@@ -44,11 +44,12 @@ func scanNoteInto(rows *sql.Rows, vec []float32, lead ...any) (amem.Note, error)
 		event, ingest, updated, at, due sql.NullInt64
 		keywords, tags, curated         string
 		meta, state                     string
+		callerAttrs                     int64
 		emb                             sql.RawBytes // decoded at once, not copied
 		validUntil                      sql.NullInt64
 	)
 	err := rows.Scan(append(lead, &n.ID, &n.Namespace, &n.Content, &event, &ingest, &updated, &keywords, &tags, &curated,
-		&n.Context, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due,
+		&n.Context, &callerAttrs, &meta, &emb, &n.Version, &state, &n.Enrichment.Error, &n.Enrichment.Attempts, &at, &due,
 		&validUntil, &n.SupersededBy, &n.CallerValidity)...)
 	if err != nil {
 		return amem.Note{}, err
@@ -68,6 +69,7 @@ func scanNoteInto(rows *sql.Rows, vec []float32, lead ...any) (amem.Note, error)
 		return amem.Note{}, fmt.Errorf("note %s: curator tag keys: %w", n.ID, err)
 	}
 	n.CuratorTags = sqlstore.CuratorTagsOf(n.Tags, keys)
+	sqlstore.SetCallerAttrs(&n, callerAttrs)
 	if err := sqlstore.FinishNote(&n, meta, emb, vec); err != nil {
 		return amem.Note{}, err
 	}
@@ -245,7 +247,7 @@ func noteValues(n amem.Note) ([]any, error) {
 		n.Content, times[0], times[1], times[2],
 		encodeStrings(n.Keywords), encodeStrings(n.Tags), encodeStrings(sqlstore.TagKeys(n.Tags)),
 		encodeStrings(sqlstore.CuratorTagKeys(n)),
-		n.Context, sqlstore.EncodeMetadata(n.Metadata),
+		n.Context, sqlstore.CallerAttrs(n), sqlstore.EncodeMetadata(n.Metadata),
 		sqlstore.EncodeVector(n.Embedding), n.Version,
 		string(n.Enrichment.State), n.Enrichment.Error, n.Enrichment.Attempts, times[3], times[4],
 		validUntil, n.SupersededBy, n.CallerValidity,
@@ -253,9 +255,9 @@ func noteValues(n amem.Note) ([]any, error) {
 }
 
 const insertNote = `INSERT INTO notes (content, event_time, ingest_time, updated_at, keywords, tags,
-	tag_keys, curator_tag_keys, context, metadata, embedding, version, enrich_state, enrich_error, enrich_attempts,
+	tag_keys, curator_tag_keys, context, caller_attrs, metadata, embedding, version, enrich_state, enrich_error, enrich_attempts,
 	enrich_at, due_at, valid_until, superseded_by, caller_validity, change_seq, id, ns)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 // InsertNote stores a new note; its links are ignored (see PutLink). An ID
 // that exists, in any namespace, is amem.ErrConflict.
@@ -279,7 +281,7 @@ func (t *tx) InsertNote(n amem.Note) error {
 
 const (
 	updateNote = `UPDATE notes SET content = ?, event_time = ?, ingest_time = ?, updated_at = ?,
-	keywords = ?, tags = ?, tag_keys = ?, curator_tag_keys = ?, context = ?, metadata = ?, embedding = ?, version = ?,
+	keywords = ?, tags = ?, tag_keys = ?, curator_tag_keys = ?, context = ?, caller_attrs = ?, metadata = ?, embedding = ?, version = ?,
 	enrich_state = ?, enrich_error = ?, enrich_attempts = ?, enrich_at = ?, due_at = ?,
 	valid_until = ?, superseded_by = ?, caller_validity = ?, change_seq = ?
 WHERE id = ? AND ns = ? AND version = ?`

@@ -17,6 +17,7 @@ func testNoteRoundTrip(t *testing.T, s amem.Store) {
 	n.Tags = []string{"Travel", "日本"}
 	n.CuratorTags = []string{"日本"}
 	n.Context = "Plans to meet; ünïcödé context"
+	n.CallerContext = true
 	n.Metadata = map[string]string{"speaker": "Zoë", "session": "7", "empty": "", "a.b": "dots & <tags>"}
 	n.Embedding = []float32{1, -0.5, 1e-30, 3.4028235e38, 0}
 	n.Version = 3

@@ -107,6 +107,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"NotesByEventTime", testNotesByEventTime},
 		{"MatchIDs", testMatchIDs},
 		{"CuratorTags", testCuratorTags},
+		{"CallerAttributes", testCallerAttributes},
 		{"MatchIDsTagSource", testMatchIDsTagSource},
 		{"LexicalSearch", testLexicalSearch},
 		{"LexicalSearchFields", testLexicalSearchFields},

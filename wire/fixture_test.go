@@ -37,10 +37,13 @@ func fullNote() amem.Note {
 		Tags:        []string{"adoption", "family"},
 		CuratorTags: []string{"family"},
 		Context:     "On 25 May 2023, Caroline talks about researching adoption agencies (family).",
-		Metadata:    map[string]string{"source": "chat", "speaker": "Caroline"},
-		Embedding:   []float32{0.25, -0.5},
-		Links:       []amem.Link{fullLink()},
-		Version:     3,
+		// Both marks set, so that the golden files show caller_set full.
+		CallerKeywords: true,
+		CallerContext:  true,
+		Metadata:       map[string]string{"source": "chat", "speaker": "Caroline"},
+		Embedding:      []float32{0.25, -0.5},
+		Links:          []amem.Link{fullLink()},
+		Version:        3,
 		Enrichment: amem.Enrichment{State: amem.EnrichFailed, Error: "curator: the model timed out",
 			Attempts: 2, At: updatedAt, DueAt: dueAt},
 		ValidUntil: validUntil, SupersededBy: otherID, CallerValidity: true,
@@ -63,7 +66,8 @@ func fullVersion() amem.Version {
 		Changes: []amem.FieldChange{{Field: "tags", Old: `["caroline"]`, New: `["caroline","family"]`}},
 		Snapshot: amem.Snapshot{Content: n.Content, EventTime: n.EventTime, Keywords: n.Keywords,
 			Tags: n.Tags, CuratorTags: n.CuratorTags, Context: n.Context, Metadata: n.Metadata,
-			ValidUntil: n.ValidUntil, SupersededBy: n.SupersededBy},
+			ValidUntil: n.ValidUntil, SupersededBy: n.SupersededBy,
+			CallerKeywords: n.CallerKeywords, CallerContext: n.CallerContext},
 		CreatedAt: updatedAt,
 	}
 }

@@ -51,7 +51,8 @@ type Note struct {
 	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
 	Tags        []string          `json:"tags" jsonschema:"broad categories"`
 	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
+	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem unless caller_set lists it"`
+	CallerSet   []string          `json:"caller_set" jsonschema:"the attributes the caller wrote (keywords, context), which amem never rewrites until given back; [] when none"`
 	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
 	Links       []Link            `json:"links" jsonschema:"every link touching the note, in both directions"`
 	Version     int               `json:"version" jsonschema:"1 for the note as added, one more for each change"`
@@ -76,6 +77,7 @@ func NoteOf(n amem.Note) Note {
 		Tags:        n.Tags,
 		CuratorTags: orEmpty(n.CuratorTags),
 		Context:     n.Context,
+		CallerSet:   CallerSetOf(n.CallerKeywords, n.CallerContext),
 		Metadata:    n.Metadata,
 		Links:       List(n.Links, LinkOf),
 		Version:     n.Version,
@@ -85,6 +87,19 @@ func NoteOf(n amem.Note) Note {
 		SupersededBy:   n.SupersededBy,
 		CallerValidity: n.CallerValidity,
 	}
+}
+
+// CallerSetOf lists the attributes the caller wrote, by their JSON
+// names, keywords first: [] when the curator owns them all.
+func CallerSetOf(keywords, context bool) []string {
+	out := []string{}
+	if keywords {
+		out = append(out, string(amem.AttributeKeywords))
+	}
+	if context {
+		out = append(out, string(amem.AttributeContext))
+	}
+	return out
 }
 
 // orEmpty is s, or [] for nil: a list that a note may lack (curator
@@ -143,7 +158,8 @@ type Result struct {
 	Keywords    []string          `json:"keywords" jsonschema:"salient words, most salient first"`
 	Tags        []string          `json:"tags" jsonschema:"broad categories"`
 	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
-	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem"`
+	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose, written by amem unless caller_set lists it"`
+	CallerSet   []string          `json:"caller_set" jsonschema:"the attributes the caller wrote (keywords, context), which amem never rewrites until given back; [] when none"`
 	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs, kept as given"`
 
 	// A note no longer true, by the time the search answers for.
@@ -166,6 +182,7 @@ func ResultOf(r amem.Result) Result {
 		Tags:        n.Tags,
 		CuratorTags: orEmpty(n.CuratorTags),
 		Context:     n.Context,
+		CallerSet:   CallerSetOf(n.CallerKeywords, n.CallerContext),
 		Metadata:    n.Metadata,
 
 		SupersededBy: n.SupersededBy,
@@ -230,6 +247,7 @@ type Snapshot struct {
 	Tags        []string          `json:"tags" jsonschema:"broad categories"`
 	CuratorTags []string          `json:"curator_tags" jsonschema:"the tags amem added (the rest are the caller's); [] when none"`
 	Context     string            `json:"context" jsonschema:"one sentence on the note's topic, key points and purpose"`
+	CallerSet   []string          `json:"caller_set" jsonschema:"the attributes the caller wrote (keywords, context), which amem never rewrites until given back; [] when none"`
 	Metadata    map[string]string `json:"metadata,omitempty" jsonschema:"the caller's own string pairs"`
 
 	// The note's validity at this version.
@@ -240,7 +258,8 @@ type Snapshot struct {
 // SnapshotOf is s as clients see it.
 func SnapshotOf(s amem.Snapshot) Snapshot {
 	return Snapshot{Content: s.Content, EventTime: s.EventTime, Keywords: s.Keywords, Tags: s.Tags,
-		CuratorTags: orEmpty(s.CuratorTags), Context: s.Context, Metadata: s.Metadata,
+		CuratorTags: orEmpty(s.CuratorTags), Context: s.Context,
+		CallerSet: CallerSetOf(s.CallerKeywords, s.CallerContext), Metadata: s.Metadata,
 		ValidUntil: s.ValidUntil, SupersededBy: s.SupersededBy}
 }
 

@@ -153,6 +153,7 @@ var decisions = []struct {
 	{amem.Note{}, "Note", map[string]string{
 		"ID": shown, "Namespace": shown, "Content": shown, "EventTime": shown, "IngestTime": shown,
 		"UpdatedAt": shown, "Keywords": shown, "Tags": shown, "CuratorTags": shown, "Context": shown,
+		"CallerKeywords": shown, "CallerContext": shown, // as caller_set
 		"Metadata": shown, "Links": shown, "Version": shown, "Enrichment": shown,
 		"ValidUntil": shown, "SupersededBy": shown, "CallerValidity": shown,
 		"Embedding": "large, and meaningful only to the embedder that made it; only amem show --embedding prints it (NoteDetail)",
@@ -169,6 +170,7 @@ var decisions = []struct {
 	{amem.Note{}, "Result", map[string]string{
 		"ID": shown, "Namespace": shown, "Content": shown, "EventTime": shown, "Keywords": shown,
 		"Tags": shown, "CuratorTags": shown, "Context": shown, "Metadata": shown,
+		"CallerKeywords": shown, "CallerContext": shown, // as caller_set: whose context the reader sees
 		"IngestTime": "a context list is read for what the notes say and when it happened",
 		"UpdatedAt":  "a context list is read for what the notes say and when it happened",
 		"Version":    "a context list is read for what the notes say; get the note for its state",
@@ -192,6 +194,7 @@ var decisions = []struct {
 	{amem.Snapshot{}, "Snapshot", map[string]string{
 		"Content": shown, "EventTime": shown, "Keywords": shown, "Tags": shown, "CuratorTags": shown,
 		"Context": shown, "Metadata": shown, "ValidUntil": shown, "SupersededBy": shown,
+		"CallerKeywords": shown, "CallerContext": shown, // as caller_set
 	}},
 	{amem.Usage{}, "Usage", map[string]string{"PromptTokens": shown, "CompletionTokens": shown}},
 	{amem.UsageTotal{}, "UsageTotal", map[string]string{

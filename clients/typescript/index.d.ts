@@ -89,6 +89,8 @@ export interface Note {
   /** The tags amem's curator added; the rest are the caller's. */
   curator_tags: string[];
   context: string;
+  /** The attributes the caller wrote, which amem never rewrites until given back. */
+  caller_set: ("keywords" | "context")[];
   metadata?: Record<string, string>;
   links: Link[];
   version: number;
@@ -135,6 +137,8 @@ export interface SearchResult {
   /** The tags amem's curator added; the rest are the caller's. */
   curator_tags?: string[];
   context?: string;
+  /** The attributes the caller wrote, which amem never rewrites until given back. */
+  caller_set?: ("keywords" | "context")[];
   metadata?: Record<string, string>;
   /** The note that replaced this one, by the time the search answers for; it is listed above. */
   superseded_by?: string;
@@ -145,8 +149,11 @@ export interface NoteInput {
   content: string;
   /** When it was said or happened; absent or null: now. */
   time?: string | null;
+  /** Yours (caller_set): amem adds none. */
   keywords?: string[];
   tags?: string[];
+  /** Yours (caller_set): amem never rewrites it. */
+  context?: string;
   metadata?: Record<string, string>;
 }
 
@@ -158,6 +165,8 @@ export interface NotePatch {
   context?: string;
   /** Replaces the whole map. */
   metadata?: Record<string, string>;
+  /** Hands keywords or context back to amem's curator, which rewrites them. */
+  give_back?: ("keywords" | "context")[];
   /** Kept in the history. */
   reason?: string;
   /** The caller's word on whether the note is still true: {} restores it to current. */

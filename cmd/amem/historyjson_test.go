@@ -40,7 +40,7 @@ func TestHistoryJSONHoldsValues(t *testing.T) {
 			switch c.Field {
 			case "content", "context", "event_time":
 				want = new(string)
-			case "keywords", "tags":
+			case "keywords", "tags", "curator_tags", "caller_set":
 				want = new([]string)
 			case "metadata":
 				want = new(map[string]string)

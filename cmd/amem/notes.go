@@ -18,7 +18,7 @@ import (
 )
 
 func (a *app) addCmd() *cobra.Command {
-	var at string
+	var at, noteContext string
 	var keywords, tags, meta []string
 	c := &cobra.Command{
 		Use:   "add TEXT|-",
@@ -27,6 +27,7 @@ func (a *app) addCmd() *cobra.Command {
 (one trailing newline dropped), enriches and links it, and prints its ID.`,
 		Example: `  amem add "Caroline went to an LGBTQ support group on 7 May"
   amem add --time 2023-05-08T13:56:00Z --tag family --meta source=chat "Melanie painted a sunrise"
+  amem add --context "Why we chose SQLite over Postgres for the CLI" "Decided: SQLite by default"
   git log -1 --format=%B | amem add --tag decisions -`,
 		Args: exactArgs(1, "the memory's text, quoted, or - to read it from standard input"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -51,7 +52,7 @@ func (a *app) addCmd() *cobra.Command {
 			return a.withNewMemory(func(mem *memory.Memory) error {
 				n, err := mem.Add(a.ctx, amem.AddRequest{
 					Namespace: a.ns(), Content: content, EventTime: ev,
-					Keywords: keywords, Tags: tags, Metadata: md,
+					Keywords: keywords, Tags: tags, Context: noteContext, Metadata: md,
 				})
 				if err != nil {
 					return err
@@ -69,7 +70,8 @@ func (a *app) addCmd() *cobra.Command {
 	}
 	f := c.Flags()
 	f.StringVar(&at, "time", "", "when it was said or happened (RFC 3339 or YYYY-MM-DD; default now)")
-	f.StringSliceVar(&keywords, "keyword", nil, "keyword to keep (repeatable or comma-separated)")
+	f.StringSliceVar(&keywords, "keyword", nil, "keyword to keep (repeatable or comma-separated); given, the keywords are yours and the curator writes none")
+	f.StringVar(&noteContext, "context", "", "one-sentence context to keep; given, it is yours and the curator never rewrites it")
 	f.StringSliceVar(&tags, "tag", nil, "tag to keep (repeatable or comma-separated)")
 	f.StringArrayVar(&meta, "meta", nil, "metadata KEY=VALUE (repeatable)")
 	return c

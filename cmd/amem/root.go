@@ -183,10 +183,10 @@ func (a *app) printNote(n amem.Note) {
 	fmt.Fprintf(w, "  %s\n", n.Content)
 	fmt.Fprintf(w, "  time:     %s (stored %s)\n", n.EventTime.Format(time.RFC3339), n.IngestTime.Format(time.RFC3339))
 	if n.Context != "" {
-		fmt.Fprintf(w, "  context:  %s\n", n.Context)
+		fmt.Fprintf(w, "  context:  %s%s\n", n.Context, yours(n.CallerContext))
 	}
 	if len(n.Keywords) > 0 {
-		fmt.Fprintf(w, "  keywords: %s\n", strings.Join(n.Keywords, ", "))
+		fmt.Fprintf(w, "  keywords: %s%s\n", strings.Join(n.Keywords, ", "), yours(n.CallerKeywords))
 	}
 	if len(n.Tags) > 0 {
 		fmt.Fprintf(w, "  tags:     %s\n", strings.Join(n.Tags, ", "))
@@ -208,6 +208,14 @@ func (a *app) printNote(n amem.Note) {
 	} else if !n.ValidUntil.IsZero() {
 		fmt.Fprintf(w, "  valid until %s\n", n.ValidUntil.Format(time.RFC3339))
 	}
+}
+
+// yours marks a field the caller wrote, which the curator leaves alone.
+func yours(caller bool) string {
+	if caller {
+		return " (yours)"
+	}
+	return ""
 }
 
 func oneLine(s string, max int) string {

@@ -122,11 +122,13 @@ class Client:
         keywords: Optional[Sequence[str]] = None,
         tags: Optional[Sequence[str]] = None,
         metadata: Optional[Mapping[str, str]] = None,
+        context: Optional[str] = None,
         wait: bool = False,
     ) -> Note:
         """Stores a memory; it is searchable when this returns. wait=True
-        enriches it (keywords, tags, context, links) before answering."""
-        body = NoteInput(content, time, _list(keywords), _list(tags), _dict(metadata)).to_json()
+        enriches it (keywords, tags, context, links) before answering.
+        Keywords or a context given are yours: amem keeps them as they are."""
+        body = NoteInput(content, time, _list(keywords), _list(tags), _dict(metadata), context).to_json()
         return from_json(Note, self._call("POST", _ns(ns, "/notes"), _flags(wait=wait), body))
 
     def create_notes(self, ns: str, notes: Sequence[Union[NoteInput, str]], *, wait: bool = False) -> List[Note]:
@@ -180,12 +182,15 @@ class Client:
         tags: Optional[Sequence[str]] = None,
         context: Optional[str] = None,
         metadata: Optional[Mapping[str, str]] = None,
+        give_back: Optional[Sequence[str]] = None,
         reason: Optional[str] = None,
         validity: Optional[Mapping[str, str]] = None,
     ) -> Note:
         """Changes the fields given (None: unchanged); kept in the history.
         validity is the caller's word on whether the note is still true:
-        {"superseded_by": ID}, {"valid_until": TIME}, or {} to restore it."""
+        {"superseded_by": ID}, {"valid_until": TIME}, or {} to restore it.
+        Keywords or a context given become yours (caller_set), which amem no
+        longer rewrites; give_back=["context"] (or "keywords") hands them back."""
         body = {
             k: v
             for k, v in dict(
@@ -195,6 +200,7 @@ class Client:
                 tags=_list(tags),
                 context=context,
                 metadata=_dict(metadata),
+                give_back=_list(give_back),
                 reason=reason,
                 validity=_dict(validity),
             ).items()

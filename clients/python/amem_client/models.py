@@ -172,6 +172,9 @@ class Note:
     tags: List[str] = field(default_factory=list)
     curator_tags: List[str] = field(default_factory=list)  # the tags amem added; the rest are the caller's
     context: str = ""
+    # "keywords" and/or "context" when the caller wrote them: amem never
+    # rewrites those until update_note(give_back=[...]).
+    caller_set: List[str] = field(default_factory=list)
     metadata: Dict[str, str] = field(default_factory=dict)
     links: List[Link] = field(default_factory=list)
     valid_until: str = ""  # when what it says stopped being true; empty while it holds
@@ -242,6 +245,9 @@ class SearchResult:
     tags: List[str] = field(default_factory=list)
     curator_tags: List[str] = field(default_factory=list)  # the tags amem added; the rest are the caller's
     context: str = ""
+    # "keywords" and/or "context" when the caller wrote them: amem never
+    # rewrites those until update_note(give_back=[...]).
+    caller_set: List[str] = field(default_factory=list)
     metadata: Dict[str, str] = field(default_factory=dict)
     superseded_by: str = ""  # the note that replaced it, listed above it
     valid_until: str = ""
@@ -250,13 +256,15 @@ class SearchResult:
 @dataclass
 class NoteInput:
     """A note to create: content, and optionally its event time (RFC 3339),
-    keywords, tags and metadata."""
+    keywords, tags, metadata and context. Keywords or a context given are the
+    caller's (caller_set): amem keeps them as they are."""
 
     content: str
     time: Optional[str] = None
     keywords: Optional[List[str]] = None
     tags: Optional[List[str]] = None
     metadata: Optional[Dict[str, str]] = None
+    context: Optional[str] = None
 
     def to_json(self) -> Dict[str, Any]:
         return {k: v for k, v in dataclasses.asdict(self).items() if v is not None}

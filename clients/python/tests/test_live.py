@@ -177,6 +177,13 @@ class Live(unittest.TestCase):
         self.assertNotIn(old.id, [h.id for h in now])
         self.assertEqual(self.c.update_note(NS, old.id, validity={}).superseded_by, "")
 
+    def test_caller_set(self) -> None:
+        n = self.c.create_note(NS, "Rex is my dog.", context="My own words.", wait=True)
+        self.assertEqual((n.context, n.caller_set), ("My own words.", ["context"]))
+        u = self.c.update_note(NS, n.id, give_back=["context"])
+        self.assertEqual(u.caller_set, [])
+        self.c.delete_note(NS, n.id)
+
     def test_paging(self) -> None:
         tag = "page-" + uuid.uuid4().hex[:8]
         made = self.c.create_notes(

@@ -157,6 +157,15 @@ test("supersession", async () => {
   assert.equal((await c.updateNote(NS, old.id, { validity: {} })).superseded_by, undefined);
 });
 
+test("caller_set", async () => {
+  const n = await c.createNote(NS, { content: "Rex is my dog.", context: "My own words." }, { wait: true });
+  assert.equal(n.context, "My own words.");
+  assert.deepEqual(n.caller_set, ["context"]);
+  const u = await c.updateNote(NS, n.id, { give_back: ["context"] });
+  assert.deepEqual(u.caller_set, []);
+  await c.deleteNote(NS, n.id);
+});
+
 test("paging", async () => {
   const tag = "page-" + Math.random().toString(36).slice(2, 10);
   const made = await c.createNotes(

@@ -35,6 +35,17 @@ export async function noteView({ api, ns, parts, el, go }) {
     }
   });
 
+  // What the user wrote is theirs: marked, and the curator leaves it alone
+  // until it is given back (PATCH give_back), which re-enriches the note.
+  const yours = (attr) => {
+    if (!(n.caller_set || []).includes(attr)) return null;
+    const back = h('button', { type: 'button', class: 'give-back', 'data-attr': attr }, 'Give back to the curator');
+    back.addEventListener('click', () => act(`The curator writes the ${attr} again.`, async () => {
+      await api.call('PATCH', base, { body: { give_back: [attr] } });
+      go(['note', id]);
+    }));
+    return [' ', h('span', { class: 'muted yours', id: `yours-${attr}` }, '(yours)'), ' ', back];
+  };
   const meta = Object.entries(n.metadata || {});
   const tokens = usage.reduce((s, u) => s + u.prompt_tokens + u.completion_tokens, 0);
   el.append(
@@ -45,9 +56,9 @@ export async function noteView({ api, ns, parts, el, go }) {
       h('a', { class: 'button', href: route('graph') + '?start=' + encodeURIComponent(n.id), id: 'show-graph' }, 'Show in graph'),
       enrich, del),
     h('dl', { class: 'fields card' },
-      h('dt', null, 'Keywords'), h('dd', null, tagsEl(n.keywords)),
+      h('dt', null, 'Keywords'), h('dd', null, tagsEl(n.keywords), yours('keywords')),
       h('dt', null, 'Tags'), h('dd', { id: 'note-tags' }, tagsEl(n.tags)),
-      h('dt', null, 'Context'), h('dd', null, n.context || h('span', { class: 'muted' }, 'none')),
+      h('dt', null, 'Context'), h('dd', null, n.context || h('span', { class: 'muted' }, 'none'), yours('context')),
       h('dt', null, 'Metadata'), h('dd', { id: 'note-meta' }, meta.length
         ? h('ul', null, meta.map(([k, v]) => h('li', null, h('code', null, k), ' = ', v)))
         : h('span', { class: 'muted' }, 'none')),

@@ -44,6 +44,8 @@ export async function everyMethod(id: string): Promise<void> {
   const curated: string[] = note.curator_tags;
   const got: Note = await mem.getNote("agent", id);
   const updated: Note = await mem.updateNote("agent", id, { context: "c", reason: "why" });
+  updated.caller_set satisfies ("keywords" | "context")[];
+  await mem.updateNote("agent", id, { give_back: ["context"] });
   const gone: void = await mem.deleteNote("agent", id);
   const trash: TrashPage = await mem.listTrash("agent", { limit: 10 });
   const back: Note = await mem.restoreTrashed("agent", trash.notes[0].note.id);
