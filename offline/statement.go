@@ -20,17 +20,14 @@ wouldn't shouldn't may might`)
 // verbForms are verbs that the stopword lists leave to content words but
 // that, in a statement, end a noun phrase rather than extend it: without
 // them "Fatima Malik leads" and "retriever named Max" become keywords.
-var verbForms = toSet(`prefers prefer leads lead owns own works work covers cover renews renew
-runs run plays play reads read writes write lives live visits visit calls called named
-replacing replaces replace replaced left leaves leave moved moves moving switched switching
-switch decided decide decides chose choose chooses chosen rejected rejects reject agreed
-agrees expires expire handles handle mentors teaches teach manages manage brings bring opens
-closes costs pays pay earns drives drive rides ride speaks speak supports support watches
-watch swims swim wears wear owes owe picks pick plans planned hosts host attends attend
-joined joins join cancelled canceled booked promised adopted diagnosed delivers deliver
-charges charge turns slipped hates hate likes enjoys dislikes refuses refused lost broke
-cracked stepped finished planted replaced tried paid lent sits lies stays walks walk
-takes over near meets meet`)
+var verbForms = toSet(`prefers prefer leads owns works covers renews runs plays reads writes
+lives visits calls called named replacing replaces replaced left leaves moved moves moving
+switched switching decided decides chose chooses chosen rejected rejects agreed agrees
+expires handles mentors teaches manages brings opens closes ends starts begins costs pays
+earns drives rides speaks supports watches swims wears owes picks plans planned hosts attends
+joined joins cancelled canceled booked promised adopted diagnosed delivers charges turns
+slipped hates likes enjoys dislikes refuses refused lost broke cracked stepped finished
+planted tried paid lent sits lies stays walks meets near`)
 
 // decisionWords say a statement records a choice.
 var decisionWords = toSet(`decided decide decides chose chosen choose picked switched switching

@@ -185,6 +185,10 @@ func (r *reading) subjectWord(k, end int) bool {
 	// subject only when a verb follows it.
 	for j := k + 1; j < end && j <= k+6; j++ {
 		t := r.toks[j]
+		if t.afterColon {
+			// A label: "Emergency contact: my sister Hannah".
+			return true
+		}
 		if verbLike(t.lower) || (strings.HasSuffix(t.lower, "s") && !strings.HasSuffix(t.lower, "ss") && !isStopword(t.lower) && j > k+1) {
 			return true
 		}
