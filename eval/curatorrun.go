@@ -27,6 +27,7 @@ type CuratorOutcome struct {
 	Recalled      int  `json:"recalled"`
 	Labelled      int  `json:"labelled"`
 	SubjectRight  bool `json:"subject_right"`
+	KindRight     bool `json:"kind_right"`
 	TagsRight     int  `json:"tags_right"`
 }
 
@@ -72,7 +73,7 @@ func RunCurator(ctx context.Context, cur amem.Curator, notes []CuratorNote, conv
 // ScoreCurator scores what a curator wrote for n.
 func ScoreCurator(n CuratorNote, a amem.Attributes) CuratorOutcome {
 	o := CuratorOutcome{ID: n.ID, HeldOut: CuratorHeldOut(n.ID), Turn: n.Turn(), Keywords: a.Keywords, Tags: a.Tags,
-		Context: a.Context, Labelled: len(n.Keywords), SubjectRight: subjectRight(a.Context, n)}
+		Context: a.Context, Labelled: len(n.Keywords), SubjectRight: subjectRight(a.Context, n), KindRight: kindRight(a.Context, n)}
 	for _, k := range a.Keywords {
 		if keywordRight(k, n) {
 			o.KeywordsRight++
@@ -101,8 +102,11 @@ type CuratorRow struct {
 	KeywordPrecision float64 `json:"keyword_precision"`
 	KeywordRecall    float64 `json:"keyword_recall"`
 	SubjectAccuracy  float64 `json:"subject_accuracy"`
-	TagPrecision     float64 `json:"tag_precision"`
-	TagsGiven        int     `json:"tags_given"`
+	// KindAccuracy is the share of contexts that state the note's kind
+	// (decision, preference, plan, fact, event) before any other.
+	KindAccuracy float64 `json:"kind_accuracy"`
+	TagPrecision float64 `json:"tag_precision"`
+	TagsGiven    int     `json:"tags_given"`
 }
 
 // CuratorRows sums outcomes by half (held-out first) and part: everyday
@@ -112,7 +116,7 @@ func CuratorRows(outs []CuratorOutcome) []CuratorRow {
 	for _, held := range []bool{true, false} {
 		for _, part := range []string{"statements", "turns", "all"} {
 			r := CuratorRow{Half: map[bool]string{true: "held-out", false: "tuning"}[held], Part: part}
-			var kw, kwRight, lab, rec, subj, tagRight int
+			var kw, kwRight, lab, rec, subj, kinds, tagRight int
 			for _, o := range outs {
 				if o.HeldOut != held || (part == "statements" && o.Turn) || (part == "turns" && !o.Turn) {
 					continue
@@ -125,6 +129,9 @@ func CuratorRows(outs []CuratorOutcome) []CuratorRow {
 				if o.SubjectRight {
 					subj++
 				}
+				if o.KindRight {
+					kinds++
+				}
 				r.TagsGiven += len(o.Tags)
 				tagRight += o.TagsRight
 			}
@@ -133,6 +140,7 @@ func CuratorRows(outs []CuratorOutcome) []CuratorRow {
 			}
 			r.KeywordPrecision, r.KeywordRecall = ratio(kwRight, kw), ratio(rec, lab)
 			r.SubjectAccuracy, r.TagPrecision = ratio(subj, r.Notes), ratio(tagRight, r.TagsGiven)
+			r.KindAccuracy = ratio(kinds, r.Notes)
 			rows = append(rows, r)
 		}
 	}
@@ -150,10 +158,10 @@ func ratio(a, b int) float64 {
 func WriteCuratorTable(w io.Writer, rows []CuratorRow, date time.Time) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "curator set, %s\n\n", date.UTC().Format("2006-01-02"))
-	b.WriteString("| half | part | notes | keyword precision | keyword recall | subject accuracy | tag precision (tags) |\n|---|---|---|---|---|---|---|\n")
+	b.WriteString("| half | part | notes | keyword precision | keyword recall | subject accuracy | kind stated | tag precision (tags) |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f (%d) |\n", r.Half, r.Part, r.Notes,
-			r.KeywordPrecision, r.KeywordRecall, r.SubjectAccuracy, r.TagPrecision, r.TagsGiven)
+		fmt.Fprintf(&b, "| %s | %s | %d | %.3f | %.3f | %.3f | %.3f | %.3f (%d) |\n", r.Half, r.Part, r.Notes,
+			r.KeywordPrecision, r.KeywordRecall, r.SubjectAccuracy, r.KindAccuracy, r.TagPrecision, r.TagsGiven)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -209,3 +209,15 @@ func whenOrAmount(k string) bool {
 	first, _, _ := strings.Cut(strings.ToLower(k), " ")
 	return calendarWords[first]
 }
+
+// kindRight says whether a context states n's kind: of the five kind
+// words, the first it uses as a whole word is n's.
+func kindRight(context string, n CuratorNote) bool {
+	first, at := "", -1
+	for _, k := range curatorKinds {
+		if s := phraseSpans(k, context, true); len(s) > 0 && (at < 0 || s[0][0] < at) {
+			first, at = k, s[0][0]
+		}
+	}
+	return first == n.Kind
+}

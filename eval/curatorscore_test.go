@@ -74,6 +74,18 @@ func TestCuratorMatching(t *testing.T) {
 			t.Errorf("subjectRight(%q) = %v, want %v", tc.context, got, tc.want)
 		}
 	}
+
+	plan := CuratorNote{Kind: "plan"}
+	for context, want := range map[string]bool{
+		"A plan about Lena: takes over the payment gateway.": true,
+		"A fact about Lena: her plan is to take over.":       false, // another kind first
+		"About Marco, mentioning January.":                   false,
+		"Lena plans to take over.":                           false, // "plans" is not the word
+	} {
+		if got := kindRight(context, plan); got != want {
+			t.Errorf("kindRight(%q) = %v, want %v", context, got, want)
+		}
+	}
 }
 
 // The set loads whole: every note has a kind, a subject and a text (the

@@ -26,7 +26,8 @@ labels, held-out and tuning halves apart (a note is held out when the FNV-1a
 hash of "split:" and its ID is even): keyword precision (keywords that stand
 whole in the text or are labelled, over keywords written) and recall
 (labelled keywords found whole), subject accuracy (the context names the
-note's subject before anything else labelled) and tag precision.
+note's subject before anything else labelled), the kind stated (decision,
+preference, plan, fact or event) and tag precision.
 LABELLING.md there defines each match. --tuning-out writes what the curator
 wrote for each tuning note; the held-out notes' output is never written.`,
 		Example: `  amem-eval curator --locomo ../shared/locomo/locomo-dev.json
