@@ -27,7 +27,7 @@ expires handles mentors teaches manages brings opens closes ends starts begins c
 earns drives rides speaks supports watches swims wears owes picks plans planned hosts attends
 joined joins cancelled canceled booked promised adopted diagnosed delivers charges turns
 slipped hates likes enjoys dislikes refuses refused lost broke cracked stepped finished
-planted tried paid lent sits lies stays walks meets near`)
+planted tried paid lent sits lies stays walks meets`)
 
 // decisionWords say a statement records a choice.
 var decisionWords = toSet(`decided decide decides chose chosen choose picked switched switching
@@ -61,11 +61,11 @@ func verbLike(w string) bool {
 }
 
 // breaksPhrase reports whether token i ends a statement's keyword phrase:
-// a verb from the lists above, or a past or -ing form next to a name
-// ("finished Project Hail Mary", "replacing Tom").
+// a verb from the lists above, "near", or a past or -ing form next to a
+// name ("finished Project Hail Mary", "replacing Tom").
 func (r *reading) breaksPhrase(i int) bool {
 	w := r.toks[i].lower
-	if inSet(verbForms, w) {
+	if inSet(verbForms, w) || w == "near" { // a preposition the stopwords lack: "lake near"
 		return true
 	}
 	if !(strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) || len(w) < 5 {
