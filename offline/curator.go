@@ -289,7 +289,7 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 		topTag = chosen[0]
 	}
 	if r.statement {
-		attrs.Context = c.describeStatement(r, picked, note.EventTime, topTag)
+		attrs.Context = c.describeStatement(r, note.EventTime, topTag)
 	} else {
 		attrs.Context = c.describe(r, picked, note.EventTime, topTag)
 	}

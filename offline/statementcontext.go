@@ -53,7 +53,7 @@ func (r *reading) kind() string {
 		return kindDecision
 	case has(preferenceWords):
 		return kindPreference
-	case has(planWords) || r.phraseIn(end, "takes", "over"):
+	case has(planWords) || r.bigramIn(end, "takes", "over"):
 		return kindPlan
 	case has(pastWords):
 		return kindEvent
@@ -61,7 +61,7 @@ func (r *reading) kind() string {
 	return kindFact
 }
 
-func (r *reading) phraseIn(end int, a, b string) bool {
+func (r *reading) bigramIn(end int, a, b string) bool {
 	for k := 0; k+1 < end; k++ {
 		if r.toks[k].lower == a && r.toks[k+1].lower == b {
 			return true
@@ -303,7 +303,7 @@ const contextWords = 14
 // dates resolved, and the day it was noted. "A plan about Lena: takes
 // over the payment gateway from Marco while he is on sabbatical from
 // January, noted on 5 December 2026."
-func (c *Curator) describeStatement(r *reading, picked []*phrase, eventTime time.Time, tag string) string {
+func (c *Curator) describeStatement(r *reading, eventTime time.Time, tag string) string {
 	kind := r.kind()
 	subj := r.subject(kind)
 	if subj == "" {
