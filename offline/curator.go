@@ -271,7 +271,7 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 		maxDates:   maxDates,
 	})
 	if r.statement {
-		picked = subjectFirst(picked, embedded, r.subject(r.kind()))
+		picked = subjectFirst(dropFragments(picked), embedded, r.subject(r.kind()))
 	}
 	attrs.Keywords = mergeKeywords(note.Keywords, picked, c.opt.MaxKeywords)
 

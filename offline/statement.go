@@ -140,11 +140,17 @@ func (r *reading) nameJoiner(i int, p []bool) bool {
 }
 
 // opensWithVerb reports whether token i is the verb a statement without a
-// subject opens with ("Flying to Lisbon", "Listens to"): no keyword.
+// subject opens with ("Flying to Lisbon", "Listens to", "Remind him"):
+// no keyword. A clause with no verb at all ("Anniversary dinner with his
+// wife on 3 March") opens with its topic, which stays.
 func (r *reading) opensWithVerb(i int) bool {
 	t := r.toks[i]
 	if !t.sentStart || inSet(determiners, t.lower) {
 		return false
+	}
+	w := t.lower
+	if verbLike(w) || len(w) >= 5 && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) {
+		return true
 	}
 	end := len(r.toks)
 	for k := i + 1; k < len(r.toks); k++ {
@@ -153,5 +159,33 @@ func (r *reading) opensWithVerb(i int) bool {
 			break
 		}
 	}
-	return !r.subjectWord(i, end)
+	if strings.HasSuffix(w, "s") && !strings.HasSuffix(w, "ss") {
+		return !r.subjectWord(i, end)
+	}
+	return i+1 < end && inSet(objectWords, r.toks[i+1].lower)
+}
+
+// objectWords after a sentence's first word make it an imperative verb:
+// "Remind him", "Call her", "Book the table".
+var objectWords = toSet(`him her them me us it the a an my his our their your`)
+
+// dropFragments removes a common-noun keyword that a later keyword holds
+// whole ("project" once "project lead" is picked): maximal marginal
+// relevance keeps the two when the shorter scored first. Names stay, as
+// "iPhone 15 Pro" is a keyword of its own beside "iPhone 15 Pro screen".
+func dropFragments(picked []*phrase) []*phrase {
+	out := picked[:0:0]
+	for i, p := range picked {
+		held := false
+		for _, q := range picked[i+1:] {
+			if !p.name && !p.date && !p.measure && !q.date && !q.measure && len(q.words) > len(p.words) && containsRun(q.words, p.words) {
+				held = true
+				break
+			}
+		}
+		if !held {
+			out = append(out, p)
+		}
+	}
+	return out
 }
