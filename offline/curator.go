@@ -278,6 +278,9 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 		dateWeight: dateWeight,
 		maxDates:   maxDates,
 	})
+	if r.statement {
+		picked = subjectFirst(dropFragments(picked), embedded, r.subject(r.kind()))
+	}
 	attrs.Keywords = mergeKeywords(note.Keywords, picked, c.opt.MaxKeywords)
 
 	var ranked []scoredTag
@@ -293,7 +296,11 @@ func (c *Curator) Construct(ctx context.Context, note amem.Note) (amem.Attribute
 	if len(chosen) > 0 {
 		topTag = chosen[0]
 	}
-	attrs.Context = c.describe(r, picked, note.EventTime, topTag)
+	if r.statement {
+		attrs.Context = c.describeStatement(r, note.EventTime, topTag)
+	} else {
+		attrs.Context = c.describe(r, picked, note.EventTime, topTag)
+	}
 	if c.log.Enabled(ctx, slog.LevelDebug) {
 		// Counts, not the keywords: they are the note's own words, and a
 		// log (amem serve -v) is no place for what users stored.

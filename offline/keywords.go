@@ -18,6 +18,7 @@ type phrase struct {
 	hasName bool
 	date    bool
 	exact   bool // a date that names a day
+	measure bool // a time or an amount as written: "9am", "£80"
 	prior   float64
 	score   float64
 	vec     []float32
@@ -25,11 +26,16 @@ type phrase struct {
 
 // reading is a note's text as the curator reads it.
 type reading struct {
-	speaker string
-	body    string
-	toks    []token
-	dates   []dateSpan
-	obs     observation
+	// statement: a note that is not a "Speaker: text" transcript line,
+	// read with the statement rules (tokenizeStatement, statementName,
+	// breaksPhrase); transcript lines are read as they were measured on
+	// LoCoMo.
+	statement bool
+	speaker   string
+	body      string
+	toks      []token
+	dates     []dateSpan
+	obs       observation
 
 	// Set by analyse:
 	inDate     []bool
@@ -43,7 +49,12 @@ type reading struct {
 func read(content string, eventTime time.Time) *reading {
 	r := &reading{}
 	r.speaker, r.body = splitSpeaker(content)
-	r.toks = tokenize(r.body)
+	r.statement = r.speaker == ""
+	if r.statement {
+		r.toks = tokenizeStatement(r.body)
+	} else {
+		r.toks = tokenize(r.body)
+	}
 	r.dates = findDates(r.toks, eventTime)
 	inDate := r.dateMask()
 	seenTerm := map[string]bool{}
@@ -93,6 +104,12 @@ func (r *reading) properMask(v termView, inDate []bool) []bool {
 	p := make([]bool, len(r.toks))
 	for i := len(r.toks) - 1; i >= 0; i-- {
 		t := r.toks[i]
+		if r.statement && r.nameJoiner(i, p) {
+			// "The Sopranos", "The Rest Is History", "Taberna da Rua
+			// das Flores": a small word inside a name.
+			p[i] = true
+			continue
+		}
 		if !t.capital || t.number || inDate[i] || isFunctionWord(t.lower) {
 			continue
 		}
@@ -104,7 +121,17 @@ func (r *reading) properMask(v termView, inDate []bool) []bool {
 		case !t.sentStart:
 			p[i] = true
 		default:
-			p[i] = v.knownName(t.lower)
+			p[i] = v.knownName(t.lower) || (r.statement && r.statementName(i))
+		}
+	}
+	if r.statement {
+		// A number right after a name is its version or model:
+		// "PostgreSQL 16", "iPhone 15 Pro".
+		for i := 1; i < len(r.toks); i++ {
+			t := r.toks[i]
+			if t.number && !t.measure && !inDate[i] && !t.broken && !t.sentStart && p[i-1] && !r.toks[i-1].possessive {
+				p[i] = true
+			}
 		}
 	}
 	return p
@@ -209,6 +236,10 @@ func (r *reading) candidates(maxWords int) []*phrase {
 			flush()
 			continue
 		}
+		if r.statement && !proper[i] && (r.breaksPhrase(i) || r.opensWithVerb(i)) {
+			flush()
+			continue
+		}
 		u := unit{from: i, to: i + 1, name: proper[i], number: t.number}
 		if proper[i] {
 			for u.to < len(r.toks) && proper[u.to] && !r.toks[u.to].broken && !r.toks[u.to].sentStart {
@@ -217,8 +248,19 @@ func (r *reading) candidates(maxWords int) []*phrase {
 			i = u.to - 1
 		}
 		chunk = append(chunk, u)
+		if r.statement && r.toks[u.to-1].possessive {
+			// "Ben's dentist" is Ben and a dentist, not "ben dentist".
+			flush()
+		}
 	}
 	flush()
+	if r.statement {
+		for i, t := range r.toks {
+			if t.measure && !inDate[i] {
+				add(&phrase{text: t.text, key: t.lower, first: i, measure: true})
+			}
+		}
+	}
 	return out
 }
 
@@ -286,7 +328,7 @@ func meanIDF(v termView, p *phrase) float64 {
 // aside.
 func prune(ps []*phrase, v termView, max int) (embed, dates []*phrase) {
 	for _, p := range ps {
-		if p.date {
+		if p.date || p.measure {
 			dates = append(dates, p)
 			continue
 		}
@@ -356,6 +398,10 @@ func selectKeywords(embedded, dates []*phrase, noteVec []float32, v termView, kp
 		top = 0.5
 	}
 	for _, p := range dates {
+		if p.measure {
+			p.score = top * kp.dateWeight * 0.8
+			continue
+		}
 		if p.exact {
 			p.score = top * kp.dateWeight
 		} else {
@@ -371,11 +417,11 @@ func selectKeywords(embedded, dates []*phrase, noteVec []float32, v termView, kp
 	pool = append(pool, dates...)
 
 	var picked []*phrase
-	nDates := 0
+	nDates, nMeasures := 0, 0
 	for len(picked) < kp.max {
 		best, bestVal := -1, 0.0
 		for i, p := range pool {
-			if p == nil || (p.date && nDates >= kp.maxDates) || containedIn(p, picked) {
+			if p == nil || (p.date && nDates >= kp.maxDates) || (p.measure && nMeasures >= kp.maxDates) || containedIn(p, picked) {
 				continue
 			}
 			red := 0.0
@@ -397,6 +443,9 @@ func selectKeywords(embedded, dates []*phrase, noteVec []float32, v termView, kp
 		if p.date {
 			nDates++
 		}
+		if p.measure {
+			nMeasures++
+		}
 		picked = append(picked, p)
 	}
 	return picked
@@ -405,7 +454,7 @@ func selectKeywords(embedded, dates []*phrase, noteVec []float32, v termView, kp
 // containedIn reports whether p's words all appear, in order, inside one
 // phrase already picked.
 func containedIn(p *phrase, picked []*phrase) bool {
-	if p.date {
+	if p.date || p.measure {
 		for _, q := range picked {
 			if q.key == p.key {
 				return true

@@ -71,7 +71,7 @@ everything anything something nothing
 // adverbExceptions end in "ly" but are nouns or adjectives worth keeping.
 var adverbExceptions = toSet(`family assembly butterfly supply reply rally ally italy july
 lily jelly belly bully holly anomaly monopoly homily fly early daily weekly monthly yearly
-friendly lonely elderly holy ugly silly jolly curly chilly hilly only`)
+friendly lonely elderly holy ugly silly jolly curly chilly hilly only quarterly`)
 
 // isVague reports whether w is an adverb in -ly ("nicely", "recently"):
 // these would otherwise make phrases like "blend nicely".

@@ -21,20 +21,42 @@ type token struct {
 	number  bool // starts with a digit
 	// possessive: a trailing "'s" was removed.
 	possessive bool
+	// measure: a time or an amount as written ("9am", "7:30pm", "£80",
+	// "4.5%"); only statements mark them (see tokenizeStatement).
+	measure bool
+	// afterColon: a colon separates it from the token before.
+	afterColon bool
+	// from and to are the token's rune offsets in the text.
+	from, to int
 }
 
 // tokenize splits text into tokens. Apostrophes and hyphens inside words
 // and '.', ',', ':', '/' inside numbers join (don't, self-care, 3.5, 10:30,
 // 2023-05-08); sentence punctuation and line breaks start a new sentence;
 // any other symbol breaks phrases.
-func tokenize(text string) []token {
+func tokenize(text string) []token { return tokenizeAs(text, false) }
+
+// tokenizeStatement tokenizes a note that is not a transcript line with
+// three more rules, which a statement about a user needs and a
+// conversation turn was measured without: a title or an initial keeps
+// its full stop and its name ("Dr. Okafor", "Ursula K. Le Guin": the
+// stop ends no sentence); a currency sign or a per cent sign joins its
+// number ("£80", "4.5%"); and a word with a capital inside ("iPhone")
+// or capitals with digits ("Q1", "EV6") counts as capitalised.
+func tokenizeStatement(text string) []token { return tokenizeAs(text, true) }
+
+// titles are the abbreviations that keep their full stop before a name.
+var titles = toSet(`dr mr mrs ms mx prof st sr jr rev`)
+
+func tokenizeAs(text string, statement bool) []token {
 	var toks []token
-	sentStart, broken := true, true
+	sentStart, broken, colon := true, true, false
 	runes := []rune(text)
 	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) }
 	for i := 0; i < len(runes); {
 		r := runes[i]
-		if !isWord(r) {
+		currency := statement && unicode.Is(unicode.Sc, r) && i+1 < len(runes) && unicode.IsDigit(runes[i+1])
+		if !isWord(r) && !currency {
 			switch r {
 			case '.', '!', '?', ';', '\n', '…':
 				sentStart, broken = true, true
@@ -42,11 +64,15 @@ func tokenize(text string) []token {
 				if !unicode.IsSpace(r) {
 					broken = true
 				}
+				colon = colon || r == ':'
 			}
 			i++
 			continue
 		}
 		j := i + 1
+		if currency {
+			j++
+		}
 		for j < len(runes) {
 			if isWord(runes[j]) {
 				j++
@@ -60,6 +86,10 @@ func tokenize(text string) []token {
 					joins = true
 				case '.', ',', ':', '/':
 					joins = unicode.IsDigit(prev) && unicode.IsDigit(next)
+					if statement && (c == '.' || c == '/') {
+						// "Fly.io", "sprout.garden", "Europe/Berlin"
+						joins = joins || unicode.IsLetter(prev) && unicode.IsLetter(next)
+					}
 				}
 				if joins {
 					j += 2
@@ -67,6 +97,21 @@ func tokenize(text string) []token {
 				}
 			}
 			break
+		}
+		if statement && j < len(runes) && (runes[j] == '%' && unicode.IsDigit(runes[j-1]) || runes[j] == '+' && unicode.IsLetter(runes[j-1])) {
+			// "4.5%", "Disney+"
+			j++
+		}
+		keepStop := false
+		if statement && j+2 < len(runes) && runes[j] == '.' && runes[j+1] == ' ' && unicode.IsUpper(runes[j+2]) {
+			// "Dr. Okafor", "K. Le Guin": the stop belongs to the word.
+			lw := strings.ToLower(string(runes[i:j]))
+			_, title := titles[lw]
+			initial := j-i == 1 && unicode.IsUpper(runes[i])
+			if title || initial {
+				j++
+				keepStop = true
+			}
 		}
 		w := string(runes[i:j])
 		w = strings.ReplaceAll(w, "’", "'")
@@ -86,13 +131,59 @@ func tokenize(text string) []token {
 			number:    unicode.IsDigit(first),
 
 			possessive: possessive,
+			from:       i,
+			to:         j,
+			afterColon: colon,
 		}
 		t.acronym = isAcronym(w)
+		if statement {
+			t.capital = t.capital || innerCapital(w)
+			t.acronym = t.acronym || upperWithDigits(w)
+			t.number = t.number || currency
+			t.measure = currency || isMeasure(t.lower)
+		}
 		toks = append(toks, t)
-		sentStart, broken = false, false
+		sentStart, broken, colon = false, false, false
+		if keepStop {
+			// The stop after a title is no sentence end; the name goes on.
+			i = j
+			continue
+		}
 		i = j
 	}
 	return toks
+}
+
+// timeRE matches a time of day as people write it: "9am", "7:30pm", "17:45".
+var timeRE = regexp.MustCompile(`^(\d{1,2}(:\d\d)?(am|pm)|\d{1,2}:\d\d)$`)
+
+// isMeasure reports whether a lower-cased token is a time or an amount.
+func isMeasure(w string) bool {
+	return timeRE.MatchString(w) || (strings.HasSuffix(w, "%") && len(w) > 1)
+}
+
+// innerCapital reports a word like "iPhone" or "eBay": lower case first,
+// a capital after.
+func innerCapital(w string) bool {
+	first, n := utf8.DecodeRuneInString(w)
+	return unicode.IsLower(first) && strings.IndexFunc(w[n:], unicode.IsUpper) >= 0
+}
+
+// upperWithDigits reports a code like "Q1" or "EV6": capitals and digits,
+// no lower case.
+func upperWithDigits(w string) bool {
+	up, digit := false, false
+	for _, r := range w {
+		switch {
+		case unicode.IsUpper(r):
+			up = true
+		case unicode.IsDigit(r):
+			digit = true
+		case unicode.IsLower(r):
+			return false
+		}
+	}
+	return up && digit
 }
 
 func isAcronym(w string) bool {

@@ -26,6 +26,8 @@ func TestCLIErrors(t *testing.T) {
 		{"bad suite k", []string{"--k", "0"}, "--k must be between 1 and 100"},
 		{"an argument", []string{"locomo", "x.json"}, `locomo takes no arguments, got ["x.json"]`},
 		{"locomo without data", []string{"locomo"}, "--data FILE is required"},
+		{"curator argument", []string{"curator", "notes.jsonl"}, `curator takes no arguments, got ["notes.jsonl"]`},
+		{"curator none", []string{"curator", "--curator", "none"}, "--curator none writes nothing to score"},
 		{"bad flag", []string{"--colour"}, "unknown flag: --colour (see 'amem-eval --help')"},
 		{"bad verb flag", []string{"locomo", "--colour"}, "unknown flag: --colour (see 'amem-eval locomo --help')"},
 	} {
@@ -44,7 +46,7 @@ func TestCLIErrors(t *testing.T) {
 
 // The help says amem-eval, and lists both verbs.
 func TestCLIHelp(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"locomo", "--help"}, {"suite", "--help"}, {"supersede", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"locomo", "--help"}, {"suite", "--help"}, {"supersede", "--help"}, {"curator", "--help"}} {
 		var out bytes.Buffer
 		if err := run(context.Background(), args, strings.NewReader(""), &out, &out); err != nil {
 			t.Fatalf("amem-eval %v: %v", args, err)
@@ -55,7 +57,7 @@ func TestCLIHelp(t *testing.T) {
 	}
 	var out bytes.Buffer
 	run(context.Background(), []string{"--help"}, strings.NewReader(""), &out, &out)
-	for _, want := range []string{"locomo", "suite", "supersede", "--locomo", "--fit-relevance", "--db", "--embedder", "--curator", "--llm"} {
+	for _, want := range []string{"locomo", "suite", "supersede", "curator", "--locomo", "--fit-relevance", "--db", "--embedder", "--curator", "--llm"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("amem-eval --help lacks %s:\n%s", want, out.String())
 		}
