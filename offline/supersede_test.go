@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/amem-dev/amem"
 )
@@ -33,5 +34,23 @@ func TestConnectSupersedesHook(t *testing.T) {
 	}
 	if asked.Load() != 2 || len(d.Supersede) != 1 || d.Supersede[0] != (amem.Supersession{Target: "old", Reason: "negated by the new note"}) {
 		t.Fatalf("asked %d times: %+v", asked.Load(), d.Supersede)
+	}
+}
+
+// FactSupersedes applies internal/facts' rule to statements and leaves
+// dialogue turns alone.
+func TestFactSupersedes(t *testing.T) {
+	at := func(day int) time.Time { return time.Date(2026, 3, day, 9, 0, 0, 0, time.UTC) }
+	old := amem.Note{ID: "old", Content: "I'm allergic to penicillin.", EventTime: at(1)}
+	cand := amem.Candidate{Note: old, Similarity: 0.9}
+	if reason, ok := FactSupersedes(amem.Note{Content: "I'm not allergic to penicillin after all.", EventTime: at(2)}, cand); !ok || reason == "" {
+		t.Errorf("a flipped negation: %v %q, want superseded with a reason", ok, reason)
+	}
+	if _, ok := FactSupersedes(amem.Note{Content: "I'm allergic to penicillin, and to latex too.", EventTime: at(2)}, cand); ok {
+		t.Error("an addition supersedes")
+	}
+	turn := amem.Candidate{Note: amem.Note{ID: "t", Content: "Caroline: I'm allergic to penicillin.", EventTime: at(1)}, Similarity: 0.9}
+	if _, ok := FactSupersedes(amem.Note{Content: "Caroline: I'm not allergic to penicillin after all.", EventTime: at(2)}, turn); ok {
+		t.Error("a dialogue turn supersedes another")
 	}
 }
