@@ -66,6 +66,7 @@ func TestStatementContext(t *testing.T) {
 		{"Emergency contact: my sister Hannah, 07700 900932.", "A fact about Hannah: "},
 		{"Max Hoffmann from the data team owns the ETL pipelines.", "A fact about Max Hoffmann: "},
 		{"Had knee surgery in 2021.", "An event about the user: had knee surgery in 2021"},
+		{"I'm allergic to penicillin.", "A fact about the user: I'm allergic to penicillin"},
 	} {
 		c, _ := newTestCurator(t)
 		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})

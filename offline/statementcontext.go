@@ -287,11 +287,21 @@ func (r *reading) clause(maxWords int) string {
 	if ws := strings.Fields(s); len(ws) > maxWords {
 		s = strings.TrimRight(strings.Join(ws[:maxWords], " "), ",;:") + "…"
 	}
-	if !r.proper[0] && !r.toks[0].acronym {
+	if !r.proper[0] && !r.toks[0].acronym && !isPronounI(r.toks[0].lower) {
 		first, n := utf8.DecodeRuneInString(s)
 		s = string(unicode.ToLower(first)) + s[n:]
 	}
 	return s
+}
+
+// isPronounI reports whether w (lower-cased) is "I" or one of its
+// contractions, which English writes capitalised wherever they stand.
+func isPronounI(w string) bool {
+	switch strings.ReplaceAll(w, "’", "'") {
+	case "i", "i'm", "i've", "i'd", "i'll":
+		return true
+	}
+	return false
 }
 
 // contextWords bounds the clause a statement's context quotes: enough for
