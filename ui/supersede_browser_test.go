@@ -8,6 +8,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/mock"
 )
 
 // Supersession in the browser (issue 30): the note page says since when
@@ -168,4 +170,33 @@ func TestBrowserSupersede(t *testing.T) {
 			t.Errorf("the legend does not explain supersession: %q", got)
 		}
 	})
+}
+
+// TestBrowserSupersededByCurator: a supersession the curator decided
+// shows its reason (without the history's "superseded by new note ID"
+// prefix) and says the curator decided it.
+func TestBrowserSupersededByCurator(t *testing.T) {
+	const oldText, newText = "I'm allergic to penicillin.", "I'm not allergic to penicillin after all."
+	cur := &mock.Superseder{Supersedes: func(n, old amem.Note) (string, bool) {
+		return "the allergy was ruled out", n.Content == newText && old.Content == oldText
+	}}
+	e := newUIEnvWith(t, lexical.New(nil), cur)
+	old := e.addAt(t, "med", oldText, date("2026-01-10T09:00:00Z"))
+	newer := e.addAt(t, "med", newText, date("2026-03-15T09:00:00Z"))
+	if got, err := e.mem.Get(context.Background(), "med", old.ID); err != nil || got.SupersededBy != newer.ID {
+		t.Fatalf("the curator did not supersede the old note: %+v, %v", got, err)
+	}
+	p := newPage(t, e.url)
+	p.signIn(e.key(t, "med"))
+	p.goTo("#/note/" + old.ID)
+	p.waitFor("the banner", `document.querySelector('#validity-banner') !== null`)
+	if got := p.text("#validity-why"); got != "Why: the allergy was ruled out" {
+		t.Errorf("the reason reads %q", got)
+	}
+	if got := p.text("#validity-banner"); !strings.Contains(got, "Decided by the curator") || !strings.Contains(got, "Make current again") {
+		t.Errorf("the banner says %q", got)
+	}
+	if got := p.text("#links"); !strings.Contains(got, "supersedes") {
+		t.Errorf("the links table does not name the supersedes link: %q", got)
+	}
 }

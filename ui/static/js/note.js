@@ -94,7 +94,7 @@ function validityEl(api, base, n, links, versions, go) {
   // Why: the reason given with the change, else the link's (the
   // curator's reason, or "marked by the caller").
   const set = [...versions].reverse().find((v) => v.changes.some((c) => c.field === 'superseded_by' || c.field === 'valid_until'));
-  const said = (set?.reason || '').replace(/^superseded by new note \S+(: )?/, '').replace(/^marked (superseded by note \S+|no longer true)$/, '');
+  const said = (set?.reason || '').replace(/^superseded by new note [^\s:]+(: )?/, '').replace(/^marked (superseded by note \S+|no longer true)$/, '');
   const why = said || (by && by.link.kind === 'supersedes' ? by.link.reason : '');
   const who = n.caller_validity ? 'Set by a caller: the curator leaves it alone.'
     : set?.actor === 'evolve' ? 'Decided by the curator when the newer note came.' : '';
