@@ -70,15 +70,22 @@ func (b *syncBuffer) String() string {
 // enriches notes (without one, a note keeps the tags it was given).
 func newUIEnv(t *testing.T, curate bool) *uiEnv {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	emb := lexical.New(nil)
 	var cur amem.Curator
 	if curate {
 		cur = offline.New(emb, nil)
+	}
+	return newUIEnvWith(t, emb, cur)
+}
+
+// newUIEnvWith starts the server with this embedder and curator (nil:
+// none).
+func newUIEnvWith(t *testing.T, emb amem.Embedder, cur amem.Curator) *uiEnv {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "a.db"), nil)
+	if err != nil {
+		t.Fatal(err)
 	}
 	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: cur, Async: true})
 	if err != nil {

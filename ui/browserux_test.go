@@ -334,6 +334,7 @@ func TestBrowserScreenshots(t *testing.T) {
 		{"Caroline has an interview with an adoption agency next Tuesday at 10:00.", 3, []string{"adoption"}},
 		{"Melanie ran a charity 5K for mental health awareness.", 1, []string{"health", "community"}},
 		{"User prefers short answers with the dates written out in full.", 0, []string{"preferences"}},
+		{"Melanie moved her pottery classes from Thursday evenings to Saturday mornings.", 6, []string{"art", "hobbies"}},
 	} {
 		at := day(s.days, 9+i)
 		if s.days == 0 {
@@ -348,6 +349,11 @@ func TestBrowserScreenshots(t *testing.T) {
 	reason := "the interview is confirmed"
 	content := "Caroline has an interview with an adoption agency next Tuesday at 10:00; her friend Melanie will drive her."
 	if _, err := e.mem.Update(ctx, "caroline-and-melanie", ids[6], amem.UpdateRequest{Content: &content, Tags: &tags, Reason: reason}); err != nil {
+		t.Fatal(err)
+	}
+	// The pottery classes moved: the Thursday note is superseded.
+	if _, err := e.mem.Update(ctx, "caroline-and-melanie", ids[3], amem.UpdateRequest{Validity: &amem.Validity{SupersededBy: ids[9]},
+		Reason: "Melanie said the Thursday class was cancelled"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -372,7 +378,7 @@ func TestBrowserScreenshots(t *testing.T) {
 	p.do(chromedp.Navigate(p.base+"/ui/"), chromedp.WaitVisible(chromedp.ID("key")))
 	shot("sign-in")
 	p.signIn(e.key(t, "caroline-and-melanie"))
-	p.waitFor("the list", `document.querySelectorAll('#notes tbody tr').length === 9`)
+	p.waitFor("the list", `document.querySelectorAll('#notes tbody tr').length === 10`)
 	eval[chromedp.Void](p, `document.getElementById('status').textContent = ''`)
 	shot("notes")
 	p.goTo("#/note/" + ids[6])
@@ -389,8 +395,14 @@ func TestBrowserScreenshots(t *testing.T) {
 	p.goTo("#/search?q=adoption+interview&mode=hybrid&k=5")
 	p.waitFor("the results", `document.querySelector('#direct tbody tr') !== null`)
 	shot("search")
+	p.goTo("#/note/" + ids[3])
+	p.waitFor("the superseded note", `document.querySelector('#validity-banner') !== null && document.querySelector('#history section') !== null`)
+	shot("note-superseded")
+	p.goTo("#/search?q=pottery+classes+Thursday&mode=hybrid&k=5")
+	p.waitFor("the results", `document.querySelector('#direct .pill.superseded') !== null`)
+	shot("search-superseded")
 	p.goTo("#/graph")
-	p.waitFor("the graph", `document.querySelector('#graph-count')?.textContent.startsWith('9 notes')`)
+	p.waitFor("the graph", `document.querySelector('#graph-count')?.textContent.startsWith('10 notes')`)
 	shot("graph")
 	xy := eval[[]float64](p, `(() => { const c = document.getElementById('cy'); const p = c.cy.getElementById(`+js(ids[1])+`).renderedPosition(); const r = c.getBoundingClientRect(); return [r.left + p.x, r.top + p.y]; })()`)
 	p.do(chromedp.MouseClickXY(xy[0], xy[1]))
@@ -419,6 +431,6 @@ func TestBrowserScreenshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	p.goTo("#/notes")
-	p.waitFor("the list", `document.querySelectorAll('#notes tbody tr').length === 9`)
+	p.waitFor("the list", `document.querySelectorAll('#notes tbody tr').length === 10`)
 	shot("notes-dark")
 }

@@ -1,6 +1,6 @@
 // Readable diffs of a version's changes: a word diff for text, added and
 // removed items for lists. Output is <ins>/<del> elements holding text.
-import { h, fmtTime, isZeroTime } from './dom.js';
+import { h, fmtTime, isZeroTime, route } from './dom.js';
 
 // Above this many cells the word table would be slow; the old and new
 // text are shown whole instead.
@@ -52,7 +52,8 @@ function asText(v) {
 
 // FIELDS names the snapshot's fields for people.
 const FIELDS = { content: 'Content', event_time: 'Event time', keywords: 'Keywords', tags: 'Tags',
-  curator_tags: 'Curator tags', context: 'Context', metadata: 'Metadata' };
+  curator_tags: 'Curator tags', context: 'Context', metadata: 'Metadata', valid_until: 'True until',
+  superseded_by: 'Superseded by', caller_set: 'Written by the caller' };
 
 // timeChange shows a change of time humanely; Go's zero time, which a
 // first version changes from, is no time at all and is left out.
@@ -63,12 +64,25 @@ function timeChange(before, after) {
   return [one('del', before), ' → ', one('ins', after)];
 }
 
+// noteChange shows a change of the note that superseded this one: a
+// link to each, and what no note supersedes it any more.
+function noteChange(before, after) {
+  const one = (op, id) => h(op, null, h('a', { href: route('note', id) }, id));
+  const out = [];
+  if (before) out.push(one('del', before), ' ');
+  if (after) out.push(one('ins', after));
+  else out.push(h('span', { class: 'muted' }, 'none: current again'));
+  return out;
+}
+
 // changeEl shows one field change ({field, old, new}, values as JSON).
 export function changeEl(c) {
   const before = parse(c.old), after = parse(c.new);
   let body;
-  if (c.field.endsWith('_time')) {
+  if (c.field.endsWith('_time') || c.field === 'valid_until') {
     body = timeChange(before, after);
+  } else if (c.field === 'superseded_by') {
+    body = noteChange(before, after);
   } else if (Array.isArray(before) || Array.isArray(after)) {
     const b = new Set(before || []), a = new Set(after || []);
     const gone = [...b].filter((t) => !a.has(t)), added = [...a].filter((t) => !b.has(t));

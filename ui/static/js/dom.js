@@ -18,7 +18,9 @@ export function h(tag, attrs, ...children) {
   return el;
 }
 
-function append(el, children) {
+// append adds children to el as h does: nodes, or text; null and false
+// are left out.
+export function append(el, ...children) {
   for (const c of children.flat(Infinity)) {
     if (c == null || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
@@ -66,6 +68,45 @@ export function timeEl(t) {
   if (isZeroTime(t)) return h('span', { class: 'muted' }, '—');
   const d = new Date(t);
   return h('time', { datetime: t, title: isNaN(d) ? t : d.toISOString() }, fmtTime(t));
+}
+
+// The time inputs (datetime-local holds no zone) read and write the
+// browser's time zone; the API gets UTC.
+const pad = (x) => String(x).padStart(2, '0');
+
+// toLocalInput is an API time as a datetime-local value in this zone.
+export function toLocalInput(t) {
+  if (isZeroTime(t)) return '';
+  const d = new Date(t);
+  if (isNaN(d)) return '';
+  const s = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return d.getSeconds() ? s + ':' + pad(d.getSeconds()) : s;
+}
+
+// fromLocalInput is a datetime-local value (local time: ECMAScript reads
+// a date-time without an offset so) as the API's RFC 3339 UTC time.
+export function fromLocalInput(v, what = 'the event time') {
+  const d = new Date(v);
+  if (isNaN(d)) throw new Error(`${what} ${JSON.stringify(v)} is not a date and time`);
+  return d.toISOString();
+}
+
+// noLongerTrue says whether what note (or search result) n says had
+// stopped being true by now: its valid_until passed. A note superseded
+// with no end time set counts as ended.
+export function noLongerTrue(n, now = Date.now()) {
+  if (!n.superseded_by && isZeroTime(n.valid_until)) return false;
+  return isZeroTime(n.valid_until) || Date.parse(n.valid_until) <= now;
+}
+
+// supersededEl marks a note no longer true: a muted pill that links to
+// the note that superseded it, if one did; null for a current note.
+export function supersededEl(n) {
+  if (!noLongerTrue(n)) return null;
+  const since = isZeroTime(n.valid_until) ? '' : ' since ' + fmtTime(n.valid_until);
+  if (!n.superseded_by) return h('span', { class: 'pill superseded', title: 'No longer true' + since }, 'no longer true');
+  return h('a', { class: 'pill superseded', href: route('note', n.superseded_by), 'data-by': n.superseded_by,
+    title: `No longer true${since}: open the note that superseded it` }, 'superseded');
 }
 
 export function tagsEl(tags) {

@@ -3,7 +3,7 @@
 // (paged through GET .../notes and .../links) or one note's
 // neighbourhood, expanded a step at a time.
 import cytoscape from '../vendor/cytoscape/cytoscape.esm.min.mjs';
-import { h, field, route, replace, say, snippet, tagsEl, timeEl } from './dom.js';
+import { h, field, route, replace, say, snippet, tagsEl, timeEl, noLongerTrue, supersededEl } from './dom.js';
 import { nsPath } from './api.js';
 
 // MAX_NOTES bounds a whole-namespace graph; past it, start from a note.
@@ -22,6 +22,12 @@ function nodeData(n) {
   // data a node lacks makes Cytoscape warn on every draw.
   return { id: n.id, label: snippet(n.content.replace(/\s+/g, ' ').trim(), LABEL_CHARS), tag: n.tags[0] || '', t: Date.parse(n.event_time) || 0,
     color: NO_TAG };
+}
+
+// nodeEl is a note as a Cytoscape node; one no longer true is classed
+// superseded (drawn faded).
+function nodeEl(n) {
+  return { group: 'nodes', data: nodeData(n), classes: noLongerTrue(n) ? 'superseded' : '' };
 }
 
 // LABEL_CHARS is the length of a node's label: enough to recognise a
@@ -60,9 +66,17 @@ function timeColour(f) {
 // those with a colour of their own.
 const LEGEND_TAGS = PALETTE.length;
 
-// legendItems says what the colours mean for the nodes drawn.
+// legendItems says what the colours mean for the nodes drawn, and what
+// the supersedes links and faded notes are when there are any.
 function legendItems(cy, by) {
-  const swatch = (color) => h('span', { class: 'swatch', 'data-color': color });
+  return [...colourItems(cy, by), ...supersedeItems(cy)];
+}
+
+function swatch(color, cls = '') {
+  return h('span', { class: 'swatch' + cls, 'data-color': color });
+}
+
+function colourItems(cy, by) {
   if (by === 'time') {
     const ts = cy.nodes().map((n) => n.data('t')).filter(Boolean);
     if (!ts.length) return [h('span', null, 'No event times.')];
@@ -75,6 +89,20 @@ function legendItems(cy, by) {
   const items = tags.slice(0, LEGEND_TAGS).map(([t, c], i) => h('span', { class: 'legend-item', title: t }, swatch(tagColour(t, i)), snippet(t, 24), h('span', { class: 'muted' }, ` ${c}`)));
   if (tags.length > LEGEND_TAGS) items.push(h('span', { class: 'legend-item muted' }, `and ${tags.length - LEGEND_TAGS} more tags`));
   if (untagged) items.push(h('span', { class: 'legend-item' }, swatch(NO_TAG), 'no tag', h('span', { class: 'muted' }, ` ${untagged}`)));
+  return items;
+}
+
+// supersedeItems explains the supersedes links and the faded notes, when
+// the graph has any.
+function supersedeItems(cy) {
+  const items = [];
+  if (!cy.edges('[kind = "supersedes"]').empty()) {
+    items.push(h('span', { class: 'legend-item', id: 'legend-supersedes' }, h('span', { class: 'legend-edge', 'aria-hidden': 'true' }),
+      'supersedes (newer → older)'));
+  }
+  if (!cy.nodes('.superseded').empty()) {
+    items.push(h('span', { class: 'legend-item', id: 'legend-superseded' }, swatch(NO_TAG, ' faded'), 'faded: no longer true'));
+  }
   return items;
 }
 
@@ -101,6 +129,10 @@ function paint(nodes, by) {
 // neighbours keep theirs.
 const LABELS_MAX = 300;
 
+function supersedesColour(dark) {
+  return dark ? '#e3b341' : '#9a6700';
+}
+
 function style(big) {
   const dark = matchMedia('(prefers-color-scheme: dark)').matches;
   const fg = dark ? '#e6edf3' : '#1b1f24';
@@ -114,6 +146,12 @@ function style(big) {
     { selector: 'node:selected, node.near', style: { ...label, 'z-index': 10 } },
     { selector: 'edge', style: { width: 'mapData(strength, 0, 1, 0.5, 5)', 'line-color': dark ? '#57606a' : '#afb8c1', 'curve-style': 'haystack', opacity: 0.8 } },
     { selector: 'node:selected', style: { 'border-width': 3, 'border-color': dark ? '#ff9bce' : '#bf3989', 'font-weight': 'bold' } },
+    // A supersedes link is dashed, with an arrow from the newer note to
+    // the one it made no longer true (haystack edges draw no arrows); the
+    // old note is faded.
+    { selector: 'edge[kind = "supersedes"]', style: { width: 2, 'line-style': 'dashed', 'line-dash-pattern': [6, 4], 'curve-style': 'straight',
+      'line-color': supersedesColour(dark), 'target-arrow-shape': 'triangle', 'target-arrow-color': supersedesColour(dark), 'arrow-scale': 1.2, opacity: 1 } },
+    { selector: 'node.superseded', style: { opacity: 0.4 } },
     { selector: 'node.evolved', style: { shape: 'star', width: 24, height: 24, 'border-width': 2, 'border-color': '#e3b341' } },
   ];
 }
@@ -214,7 +252,7 @@ export async function graphView({ api, ns, query, el, go }) {
   const seen = new Set();
   const elements = [];
   for (const n of initial.notes) {
-    if (!seen.has(n.id)) elements.push({ group: 'nodes', data: nodeData(n) });
+    if (!seen.has(n.id)) elements.push(nodeEl(n));
     seen.add(n.id);
     notes.set(n.id, n);
   }
@@ -248,7 +286,7 @@ export async function graphView({ api, ns, query, el, go }) {
   };
 
   const addNote = (n) => {
-    if (cy.getElementById(n.id).empty()) cy.add({ group: 'nodes', data: nodeData(n) });
+    if (cy.getElementById(n.id).empty()) cy.add(nodeEl(n));
     notes.set(n.id, n);
   };
   const addLink = (l) => {
@@ -304,6 +342,7 @@ export async function graphView({ api, ns, query, el, go }) {
     replace(panel,
       h('h2', null, 'Selected note'),
       h('p', { class: 'content', id: 'g-content' }, snippet(n.content, 400)),
+      supersededEl(n) ? h('p', null, supersededEl(n)) : null,
       h('p', { class: 'muted' }, timeEl(n.event_time), ` · ${node.degree()} link(s) shown`),
       h('p', null, tagsEl(n.tags)),
       h('div', { class: 'actions' }, h('a', { class: 'button primary', href: route('note', n.id), id: 'g-open' }, 'Open note'), exp, evo));
@@ -335,7 +374,7 @@ function edgeID(l) {
 }
 
 function edgeData(l) {
-  return { id: edgeID(l), source: l.source, target: l.target, strength: l.strength, reason: l.reason || '' };
+  return { id: edgeID(l), source: l.source, target: l.target, strength: l.strength, reason: l.reason || '', kind: l.kind || 'related' };
 }
 
 // neighbourhood is a note and the notes linked to it.

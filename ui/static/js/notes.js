@@ -1,7 +1,7 @@
 // Browsing: a page of notes, by event time (the time the list shows) or
 // by when they were added, filtered by state, tags, time, metadata and
 // text.
-import { h, field, route, snippet, timeEl, tagsEl, stateEl, emptyState } from './dom.js';
+import { h, field, route, snippet, timeEl, tagsEl, stateEl, emptyState, supersededEl } from './dom.js';
 import { nsPath } from './api.js';
 import { filterFields, readFilters } from './filters.js';
 
@@ -93,9 +93,12 @@ export function notesTable(notes, field = 'event_time') {
     h('thead', null, h('tr', null, h('th', { scope: 'col' }, 'Content'),
       h('th', { scope: 'col', class: 'col-time' }, field === 'ingest_time' ? 'Added' : 'Event time'),
       h('th', { scope: 'col' }, 'Tags'), h('th', { scope: 'col', class: 'col-state' }, 'State'))),
-    h('tbody', null, notes.map((n) => h('tr', { 'data-id': n.id },
-      h('td', { class: 'content' }, h('a', { href: route('note', n.id) }, snippet(n.content))),
-      h('td', { class: 'col-time' }, timeEl(n[field])),
-      h('td', null, tagsEl(n.tags)),
-      h('td', { class: 'col-state' }, stateEl(n.enrichment.state))))));
+    h('tbody', null, notes.map((n) => {
+      const old = supersededEl(n);
+      return h('tr', { 'data-id': n.id, class: old ? 'superseded' : null },
+        h('td', { class: 'content' }, h('a', { href: route('note', n.id) }, snippet(n.content)), old ? [' ', old] : null),
+        h('td', { class: 'col-time' }, timeEl(n[field])),
+        h('td', null, tagsEl(n.tags)),
+        h('td', { class: 'col-state' }, stateEl(n.enrichment.state)));
+    })));
 }

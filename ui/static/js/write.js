@@ -1,5 +1,5 @@
 // Adding and editing notes.
-import { h, field, say, isZeroTime } from './dom.js';
+import { h, field, say, toLocalInput, fromLocalInput } from './dom.js';
 import { nsPath } from './api.js';
 
 function splitList(s) {
@@ -20,25 +20,6 @@ function readMeta(s) {
 // The event time is edited in the browser's time zone (datetime-local
 // holds no zone) and sent as UTC.
 const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
-
-const pad = (x) => String(x).padStart(2, '0');
-
-// toLocalInput is an API time as a datetime-local value in this zone.
-export function toLocalInput(t) {
-  if (isZeroTime(t)) return '';
-  const d = new Date(t);
-  if (isNaN(d)) return '';
-  const s = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-  return d.getSeconds() ? s + ':' + pad(d.getSeconds()) : s;
-}
-
-// fromLocalInput is a datetime-local value (local time: ECMAScript reads
-// a date-time without an offset so) as the API's RFC 3339 UTC time.
-export function fromLocalInput(v) {
-  const d = new Date(v);
-  if (isNaN(d)) throw new Error(`the event time ${JSON.stringify(v)} is not a date and time`);
-  return d.toISOString();
-}
 
 function noteFields(n) {
   const initial = n ? toLocalInput(n.event_time) : '';
