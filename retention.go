@@ -2,6 +2,9 @@ package amem
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -54,11 +57,23 @@ func (r Retention) String() string {
 	case r.IsZero():
 		return "none (every note is kept)"
 	case r.MaxNotes == 0:
-		return fmt.Sprintf("notes older than %s", FormatAge(r.MaxAge))
+		return fmt.Sprintf("notes older than %s go to the trash", ageWords(r.MaxAge))
 	case r.MaxAge == 0:
-		return fmt.Sprintf("all but the newest %d notes", r.MaxNotes)
+		return fmt.Sprintf("all but the newest %d notes go to the trash", r.MaxNotes)
 	}
-	return fmt.Sprintf("notes older than %s and all but the newest %d notes", FormatAge(r.MaxAge), r.MaxNotes)
+	return fmt.Sprintf("notes older than %s, and all but the newest %d, go to the trash", ageWords(r.MaxAge), r.MaxNotes)
+}
+
+// ageWords writes a duration as days when it is whole days.
+func ageWords(d time.Duration) string {
+	const day = 24 * time.Hour
+	switch {
+	case d == day:
+		return "1 day"
+	case d%day == 0:
+		return fmt.Sprintf("%d days", d/day)
+	}
+	return d.String()
 }
 
 // FormatAge writes a duration in whole days when it is some ("90d"), as
@@ -111,4 +126,27 @@ type Retainer interface {
 	// CountBefore counts the namespace's notes whose event time is before
 	// t or that have none (an indexed count).
 	CountBefore(ns string, t time.Time) (int, error)
+}
+
+// ParseAge reads a retention age: whole days ("90d") or a Go duration
+// ("2160h", "36h30m"); "" and "0" are no limit (0). Anything else, or a
+// negative age, is ErrInvalid; ValidRetention checks the rest.
+func ParseAge(s string) (time.Duration, error) {
+	switch s {
+	case "", "0":
+		return 0, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		const maxDays = int(math.MaxInt64 / int64(24*time.Hour))
+		if err != nil || n < 0 || n > maxDays {
+			return 0, invalidf("max age %q: give whole days (90d) or a duration (2160h)", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, invalidf("max age %q: give whole days (90d) or a duration (2160h)", s)
+	}
+	return d, nil
 }
