@@ -243,3 +243,31 @@ func TestRetentionByWorkers(t *testing.T) {
 		t.Fatalf("trash %d, %v", len(l), err)
 	}
 }
+
+// Over a store without amem.Retainer, setting a policy is
+// errors.ErrUnsupported, every namespace has none and nothing is removed.
+func TestRetentionWithoutRetainer(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := memory.Open(ctx, requiredOnly{st}, &memory.Options{Embedder: lexical.New(nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mem.Close()
+	mustAdd(t, mem, "ns", "kept")
+	if err := mem.SetRetention(ctx, "ns", amem.Retention{MaxNotes: 1}); !errors.Is(err, errors.ErrUnsupported) {
+		t.Fatalf("SetRetention: %v, want ErrUnsupported", err)
+	}
+	if r, err := mem.Retention(ctx, "ns"); err != nil || !r.IsZero() {
+		t.Fatalf("Retention: %+v, %v", r, err)
+	}
+	if n, err := mem.ApplyRetention(ctx, "", 0); err != nil || n != 0 {
+		t.Fatalf("ApplyRetention: %d, %v", n, err)
+	}
+	if s, err := mem.Stats(ctx, "ns"); err != nil || s[0].RetentionDue.Notes != 0 {
+		t.Fatalf("Stats: %+v, %v", s, err)
+	}
+}
