@@ -7,13 +7,22 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/amem-dev/amem/internal/pgtest"
 	"github.com/amem-dev/amem/wire"
 )
 
 // amem retention shows, sets, applies and removes a namespace's policy;
 // stats show what it would remove; restore brings a note back.
 func TestCLIRetention(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "r.db")
+	cliRetention(t, filepath.Join(t.TempDir(), "r.db"))
+}
+
+// The same on PostgreSQL: the policy is kept in its retention table.
+func TestCLIRetentionPostgres(t *testing.T) {
+	cliRetention(t, pgtest.URL(t))
+}
+
+func cliRetention(t *testing.T, db string) {
 	var ids []string
 	for _, at := range []string{"2001-01-01", "2002-01-01", "2003-01-01"} {
 		ids = append(ids, strings.TrimSpace(mustCLI(t, "", "add", "said on "+at, "--time", at, "--db", db, "-n", "ns")))
