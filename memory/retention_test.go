@@ -271,3 +271,43 @@ func TestRetentionWithoutRetainer(t *testing.T) {
 		t.Fatalf("Stats: %+v, %v", s, err)
 	}
 }
+
+// Two memories on one store sweeping at once move each note once, and
+// the other's search follows the feed: the notes moved are gone from it.
+func TestRetentionTwoProcesses(t *testing.T) {
+	ctx := context.Background()
+	clock := &retentionClock{now: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)}
+	a, b := twoOnOneStore(t, memory.Options{Now: clock.Now})
+	defer b.Close()
+	var ages []int
+	for i := range 250 {
+		ages = append(ages, i)
+	}
+	notes := addDaysAgo(t, a, "ns", clock.Now(), ages...)
+	if got := allModeIDs(t, b, "ns", "a note from 200 days ago"); !slices.Contains(got, notes[200].ID) {
+		t.Fatalf("set-up: b does not find the note: %v", got)
+	}
+	if err := a.SetRetention(ctx, "ns", amem.Retention{MaxAge: 100 * day}); err != nil {
+		t.Fatal(err)
+	}
+	moved := make([]int, 2)
+	errs := make([]error, 2)
+	var wg sync.WaitGroup
+	for i, m := range []*memory.Memory{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			moved[i], errs[i] = m.ApplyRetention(ctx, "", 0)
+		}()
+	}
+	wg.Wait()
+	if errs[0] != nil || errs[1] != nil || moved[0]+moved[1] != 149 {
+		t.Fatalf("moved %v, errors %v; want 149 in all (older than 100 days)", moved, errs)
+	}
+	if got := liveIDs(t, b, "ns"); !slices.Equal(got, idsOf(notes[:101]...)) {
+		t.Fatalf("%d notes left, want the 101 of 100 days or less", len(got))
+	}
+	if got := allModeIDs(t, b, "ns", "a note from 200 days ago"); slices.Contains(got, notes[200].ID) {
+		t.Fatal("b's search finds a note retention moved to the trash")
+	}
+}
