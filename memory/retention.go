@@ -26,11 +26,11 @@ const (
 	// to the trash, so a batch holds the namespace's write order for
 	// about as long as an import of as many lines.
 	retentionBatch = 100
-	// SweepLimit is how many notes the workers move to the trash per
+	// sweepLimit is how many notes the workers move to the trash per
 	// namespace at each pass (Options' compaction interval, 10 minutes
 	// by default): a policy set on a large namespace is applied over
 	// several passes, never in one long burst of writes.
-	SweepLimit = 2000
+	sweepLimit = 2000
 )
 
 // errNoRetention is SetRetention's error over a store that keeps no
@@ -245,9 +245,9 @@ func (m *Memory) applyRetention(ctx context.Context, ns string, limit int) (int,
 }
 
 // sweepRetention is the workers' pass: every namespace's policy applied,
-// at most SweepLimit notes a namespace.
+// at most sweepLimit notes a namespace.
 func (m *Memory) sweepRetention(ctx context.Context) {
-	n, err := m.ApplyRetention(ctx, "", SweepLimit)
+	n, err := m.ApplyRetention(ctx, "", sweepLimit)
 	if err != nil && ctx.Err() == nil && !errors.Is(err, amem.ErrClosed) {
 		m.log.Warn("apply retention", "err", err)
 	}
