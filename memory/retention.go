@@ -180,6 +180,17 @@ func (m *Memory) ApplyRetention(ctx context.Context, ns string, limit int) (int,
 }
 
 // applyRetention applies one namespace's policy, a batch a transaction.
+//
+// Order: each transaction writes the trash first (expiring its old
+// entries), which takes the namespace's write order (amem.Trasher; on
+// PostgreSQL the feed row's lock), so the policy, the count and the page
+// of oldest notes read after it are the state its deletions replace, and
+// two sweeps of one namespace, in one process or two, run one after the
+// other: the second counts again and finds the notes gone. With the
+// trash off nothing is written first, as in Delete: a note added
+// meanwhile with an older event time than the page's could be kept one
+// pass longer than the policy says, never one too many removed by
+// MaxNotes for long, since the next pass counts again.
 func (m *Memory) applyRetention(ctx context.Context, ns string, limit int) (int, error) {
 	total := 0
 	for limit <= 0 || total < limit {
