@@ -187,10 +187,11 @@ func (m *Memory) ApplyRetention(ctx context.Context, ns string, limit int) (int,
 // of oldest notes read after it are the state its deletions replace, and
 // two sweeps of one namespace, in one process or two, run one after the
 // other: the second counts again and finds the notes gone. With the
-// trash off nothing is written first, as in Delete: a note added
-// meanwhile with an older event time than the page's could be kept one
-// pass longer than the policy says, never one too many removed by
-// MaxNotes for long, since the next pass counts again.
+// trash off nothing is written first, as in Delete, and on PostgreSQL
+// the reads see each statement's latest commits: a delete committed by
+// another process between the count and the deletions can leave the
+// namespace a few notes under MaxNotes; a note added then is judged at
+// the next pass.
 func (m *Memory) applyRetention(ctx context.Context, ns string, limit int) (int, error) {
 	total := 0
 	for limit <= 0 || total < limit {
