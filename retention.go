@@ -29,7 +29,8 @@ type Retention struct {
 	MaxNotes int
 }
 
-// MinRetentionAge is the shortest MaxAge a policy may set: a shorter one
+// MinRetentionAge is the shortest MaxAge a policy may set (an hour; the
+// messages of ValidRetention say so): a shorter one
 // is taken for a typing mistake (minutes for days), which would move a
 // namespace's notes to the trash within minutes.
 const MinRetentionAge = time.Hour
@@ -40,10 +41,10 @@ func (r Retention) IsZero() bool { return r == Retention{} }
 // ValidRetention checks a policy a caller gave.
 func ValidRetention(r Retention) error {
 	if r.MaxAge < 0 {
-		return invalidf("max age %s is negative: give a duration of %s or more, or 0 for no limit", r.MaxAge, MinRetentionAge)
+		return invalidf("max age %s is negative: give an hour or more (90d, or 2160h), or 0 for no limit", r.MaxAge)
 	}
 	if r.MaxAge > 0 && r.MaxAge < MinRetentionAge {
-		return invalidf("max age %s is under %s: give a longer one (90 days is 2160h), or 0 for no limit", r.MaxAge, MinRetentionAge)
+		return invalidf("max age %s is under an hour: give a longer one (90d, or 2160h), or 0 for no limit", r.MaxAge)
 	}
 	if r.MaxNotes < 0 {
 		return invalidf("max notes %d is negative: give 1 or more, or 0 for no limit", r.MaxNotes)
