@@ -29,10 +29,10 @@ type Retention struct {
 	MaxNotes int
 }
 
-// MinRetentionAge is the shortest MaxAge a policy may set (an hour; the
-// messages of ValidRetention say so): a shorter one
-// is taken for a typing mistake (minutes for days), which would move a
-// namespace's notes to the trash within minutes.
+// MinRetentionAge is the shortest MaxAge a policy may set (ValidRetention's
+// messages say "an hour"): a shorter one is taken for a typing mistake
+// (minutes for days), which would move a namespace's notes to the trash
+// within minutes.
 const MinRetentionAge = time.Hour
 
 // IsZero reports whether r is no policy.
