@@ -132,8 +132,9 @@ type Store interface {
 // Others are optional, found by type assertion on the Tx, as
 // database/sql/driver does, each with a documented fallback:
 // EventRecorder (the webhook outbox), UsageKeeper (token usage),
-// EventTimePager (pages by event time, eventorder.go) and Trasher
-// (deleted notes kept for a while, trash.go). A wrapper that
+// EventTimePager (pages by event time, eventorder.go), Trasher
+// (deleted notes kept for a while, trash.go) and Retainer (namespaces'
+// retention policies, retention.go). A wrapper that
 // embeds a Tx hides them unless it declares them too.
 //
 // Every method is scoped to one namespace except FindNote and

@@ -15,6 +15,10 @@ type Stats struct {
 	// Usage is per operation; Tokens is the namespace's total.
 	Usage  []UsageTotal
 	Tokens Usage
+	// Retention is the namespace's policy (zero: none) and RetentionDue
+	// what it would move to the trash now.
+	Retention    Retention
+	RetentionDue RetentionDue
 }
 
 // BrowseQuery pages through a namespace's notes as a person browses them:

@@ -184,7 +184,12 @@ func (m *Memory) Stats(ctx context.Context, ns string) ([]amem.Stats, error) {
 			for _, x := range u {
 				total = total.Add(x.Usage)
 			}
-			out = append(out, amem.Stats{Namespace: info.Name, NamespaceStats: st, Embedder: info.Embedder, Dimensions: info.Dimensions, Usage: u, Tokens: total})
+			r, due, err := m.retentionDueIn(tx, info.Name)
+			if err != nil {
+				return err
+			}
+			out = append(out, amem.Stats{Namespace: info.Name, NamespaceStats: st, Embedder: info.Embedder, Dimensions: info.Dimensions, Usage: u, Tokens: total,
+				Retention: r, RetentionDue: due})
 		}
 		return nil
 	})

@@ -131,6 +131,7 @@ func (m *Memory) compactFeeds(ctx context.Context, o WorkerOptions) {
 		if _, err := m.Trash().Expire(ctx); err != nil && ctx.Err() == nil {
 			m.log.Warn("expire the trash", "err", err)
 		}
+		m.sweepRetention(ctx) // retention.go
 	}
 }
 

@@ -463,28 +463,34 @@ func (m *Memory) Delete(ctx context.Context, ns, id string) error {
 		if err != nil {
 			return err
 		}
-		if keep {
-			vs, err := tx.Versions(ns, id)
-			if err != nil {
-				return err
-			}
-			if err := tr.PutTrashed(amem.Trashed{Note: cur, Versions: vs, DeletedAt: m.opts.Now().UTC()}); err != nil {
-				return err
-			}
-		}
-		if err := tx.DeleteNote(ns, id); err != nil {
-			return err
-		}
-		if err := m.unsupersede(tx, cur); err != nil {
-			return err
-		}
-		return m.recordEvent(tx, cur, amem.EventDeleted)
+		return m.deleteIn(tx, tr, keep, cur)
 	})
 	if err != nil {
 		return err
 	}
 	m.k.Advance(ctx, ns)
 	return nil
+}
+
+// deleteIn deletes cur in tx, into the trash tr if keep, and records its
+// deleted event: Delete's and retention's deletion.
+func (m *Memory) deleteIn(tx amem.Tx, tr amem.Trasher, keep bool, cur amem.Note) error {
+	if keep {
+		vs, err := tx.Versions(cur.Namespace, cur.ID)
+		if err != nil {
+			return err
+		}
+		if err := tr.PutTrashed(amem.Trashed{Note: cur, Versions: vs, DeletedAt: m.opts.Now().UTC()}); err != nil {
+			return err
+		}
+	}
+	if err := tx.DeleteNote(cur.Namespace, cur.ID); err != nil {
+		return err
+	}
+	if err := m.unsupersede(tx, cur); err != nil {
+		return err
+	}
+	return m.recordEvent(tx, cur, amem.EventDeleted)
 }
 
 // Restore brings a note's content, time, keywords, tags, context and

@@ -27,6 +27,7 @@ var migrations = []string{
 	migrationTrash,
 	migrationSupersession,
 	migrationProvenance,
+	migrationRetention,
 }
 
 // migration2 adds webhooks and their outbox, as package sqlite's

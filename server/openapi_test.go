@@ -134,6 +134,8 @@ func TestOpenAPIMatchesWire(t *testing.T) {
 		"Trashed":        reflect.TypeFor[wire.Trashed](),
 		"TrashPage":      reflect.TypeFor[wire.TrashPage](),
 		"Purged":         reflect.TypeFor[wire.Purged](),
+		"Retention":      reflect.TypeFor[wire.Retention](),
+		"RetentionInput": reflect.TypeFor[wire.RetentionInput](),
 		"LinkPage":       reflect.TypeFor[linkPage](),
 		"CreatedWebhook": reflect.TypeFor[createdWebhook](),
 		"WebhookStatus":  reflect.TypeFor[webhook.Status](),

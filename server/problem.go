@@ -80,6 +80,8 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		problem(w, r, http.StatusConflict, "%v", err)
 	case errors.Is(err, amem.ErrClosed):
 		problem(w, r, http.StatusServiceUnavailable, "the server is shutting down")
+	case errors.Is(err, errors.ErrUnsupported):
+		problem(w, r, http.StatusNotImplemented, "%v", err)
 	case errors.Is(err, context.DeadlineExceeded):
 		problem(w, r, http.StatusGatewayTimeout, "the request took longer than %s", s.opts.Timeout)
 	case errors.Is(err, context.Canceled):

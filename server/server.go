@@ -344,6 +344,8 @@ func (s *Server) routes() []route {
 		{method: "DELETE", path: "/v1/keys/{id}", h: s.revokeKey},
 		{method: "GET", path: "/v1/namespaces", h: s.listNamespaces},
 		{method: "GET", path: ns + "/stats", h: s.stats},
+		{method: "GET", path: ns + "/retention", h: s.getRetention},
+		{method: "PUT", path: ns + "/retention", h: s.putRetention},
 		{method: "POST", path: ns + "/notes", query: []string{"wait"}, h: s.createNote},
 		{method: "POST", path: ns + "/notes/batch", query: []string{"wait"}, h: s.createNotes},
 		{method: "GET", path: ns + "/notes", query: []string{"after", "limit", "state", "order", "from", "to", "tag_source"},

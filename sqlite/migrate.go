@@ -29,6 +29,7 @@ var migrations = []string{
 	migrationTrash,
 	migrationSupersession,
 	migrationProvenance,
+	migrationRetention,
 }
 
 // migration6 adds webhooks and their outbox. webhook_events holds one row

@@ -41,6 +41,9 @@
 //   - the trash (amem.Trasher) gives back what it was given, times in UTC,
 //     from its own namespace only, and a note trashed and inserted again
 //     is a removal and then a change in the feed;
+//   - a namespace's retention policy (amem.Retainer) comes back as
+//     written, whether the namespace holds notes or not; the zero policy
+//     is none; CountBefore counts undated notes as before any time;
 //   - a note's validity and a link's kind come back as written, and
 //     Filter.ValidAt passes notes without a ValidUntil or with one after
 //     it;
@@ -137,6 +140,7 @@ func Run(t *testing.T, open func(t *testing.T) amem.Store) {
 		{"WebhookClaimsConcurrent", testWebhookClaimsConcurrent},
 		{"Trash", testTrash},
 		{"TrashFeed", testTrashFeed},
+		{"Retention", testRetention},
 		{"Closed", testClosed},
 		{"Validity", testValidity},
 	} {

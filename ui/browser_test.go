@@ -530,6 +530,7 @@ func TestBrowser(t *testing.T) {
 		p.t = t
 		p.do(chromedp.Click(chromedp.CSS(`#nav a[href="#/stats"]`)))
 		p.waitFor("the stats", `document.querySelector('#stats-summary')?.textContent.startsWith('5 notes') && document.querySelectorAll('svg.chart rect').length >= 3`)
+		p.waitFor("the retention policy", `document.querySelector('#stats-retention')?.textContent.startsWith('Retention: none')`)
 	})
 
 	t.Run("namespace b stays out of reach", func(t *testing.T) {

@@ -82,8 +82,10 @@ func fullStats() amem.Stats {
 		NamespaceStats: amem.NamespaceStats{Notes: 4,
 			ByState: map[amem.EnrichState]int{amem.EnrichDone: 3, amem.EnrichPending: 1}, Links: 5},
 		Embedder: "use-lite", Dimensions: 512,
-		Usage:  []amem.UsageTotal{fullUsageTotal()},
-		Tokens: amem.Usage{PromptTokens: 362, CompletionTokens: 90},
+		Usage:        []amem.UsageTotal{fullUsageTotal()},
+		Tokens:       amem.Usage{PromptTokens: 362, CompletionTokens: 90},
+		Retention:    amem.Retention{MaxAge: 90 * 24 * time.Hour, MaxNotes: 1000},
+		RetentionDue: amem.RetentionDue{Notes: 1, Oldest: amem.EventKey{Time: eventTime, ID: fullNote().ID}},
 	}
 }
 

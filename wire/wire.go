@@ -298,6 +298,8 @@ type Stats struct {
 	Dimensions int            `json:"dimensions" jsonschema:"the length of its vectors"`
 	Usage      []UsageTotal   `json:"usage" jsonschema:"model tokens per operation"`
 	Tokens     Usage          `json:"tokens" jsonschema:"model tokens in all"`
+	// Retention is absent when the namespace has no policy.
+	Retention *Retention `json:"retention,omitempty" jsonschema:"the namespace's retention policy and what it would move to the trash now; absent without a policy"`
 }
 
 // StatsOf is s as clients see it.
@@ -318,7 +320,17 @@ func StatsOf(s amem.Stats) Stats {
 		Dimensions: s.Dimensions,
 		Usage:      List(s.Usage, UsageTotalOf),
 		Tokens:     UsageOf(s.Tokens),
+		Retention:  retentionOf(s),
 	}
+}
+
+// retentionOf is the stats' retention, nil without a policy.
+func retentionOf(s amem.Stats) *Retention {
+	if s.Retention.IsZero() {
+		return nil
+	}
+	r := RetentionOf(s.Namespace, s.Retention, s.RetentionDue)
+	return &r
 }
 
 // NamespaceInfo is what amem keeps about a namespace.

@@ -48,6 +48,7 @@ func shapes() []shape {
 		{"trashed", wire.TrashedOf(fullTrashed(), 30*24*time.Hour), wire.TrashedOf(amem.Trashed{}, 0)},
 		{"trash_page", wire.TrashPage{Notes: []wire.Trashed{wire.TrashedOf(fullTrashed(), 30*24*time.Hour)}, Next: noteID}, wire.TrashPage{}},
 		{"purged", wire.Purged{Purged: 3}, nil},
+		{"retention", wire.RetentionOf("demo", fullStats().Retention, fullStats().RetentionDue), wire.RetentionOf("", amem.Retention{}, amem.RetentionDue{})},
 		{"note_detail", wire.NoteDetailOf(fullNote(), true, []amem.UsageTotal{fullUsageTotal()}),
 			wire.NoteDetailOf(amem.Note{}, true, nil)},
 		{"linked_note", wire.LinkedNoteOf(noteID, fullNeighbor()), wire.LinkedNoteOf(noteID, amem.Neighbor{})},
@@ -203,6 +204,7 @@ var decisions = []struct {
 	{amem.Stats{}, "Stats", map[string]string{
 		"Namespace": shown, "Notes": shown, "ByState": shown, "Links": shown, "Embedder": shown,
 		"Dimensions": shown, "Usage": shown, "Tokens": shown,
+		"Retention": shown, "RetentionDue": shown, // as retention, without a policy absent
 	}},
 	{amem.NamespaceInfo{}, "NamespaceInfo", map[string]string{
 		"Name": shown, "Embedder": shown, "Dimensions": shown, "CreatedAt": shown,

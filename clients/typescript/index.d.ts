@@ -61,6 +61,20 @@ export interface Stats {
   dimensions?: number;
   usage?: UsageTotal[];
   tokens: { prompt_tokens?: number; completion_tokens?: number };
+  /** Absent without a policy. */
+  retention?: Retention;
+}
+
+export interface Retention {
+  namespace: string;
+  /** Whole days ("90d") or a duration ("36h0m0s"); "" for no limit. */
+  max_age: string;
+  /** 0 for no limit. */
+  max_notes: number;
+  policy: string;
+  /** How many notes the policy would move to the trash now. */
+  due: number;
+  oldest_due?: { id: string; event_time?: string };
 }
 
 export interface Link {
@@ -256,6 +270,10 @@ export class Client {
   deleteWebhook(ns: string, id: string): Promise<void>;
   listNamespaces(): Promise<NamespaceInfo[]>;
   getStats(ns: string): Promise<Stats>;
+  /** The namespace's retention policy and what it would move to the trash now. */
+  getRetention(ns: string): Promise<Retention>;
+  /** Sets the policy: max_age in whole days ("90d") or a duration ("2160h"); both absent, empty or 0 turn it off. */
+  setRetention(ns: string, policy: { max_age?: string; max_notes?: number }): Promise<Retention>;
   /** Stores a memory; searchable when this resolves. wait enriches it first. */
   createNote(ns: string, note: NoteInput, options?: { wait?: boolean }): Promise<Note>;
   /** Up to 1000 notes, all or none. */

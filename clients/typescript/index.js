@@ -56,6 +56,10 @@ export class Client {
   async listNamespaces() { return (await this.#call("GET", "/v1/namespaces")).namespaces; }
   async getStats(ns) { return this.#call("GET", path(ns, "stats")); }
 
+  async getRetention(ns) { return this.#call("GET", path(ns, "retention")); }
+
+  async setRetention(ns, policy = {}) { return this.#call("PUT", path(ns, "retention"), [], policy); }
+
   // Notes.
 
   async createNote(ns, note, { wait = false } = {}) {

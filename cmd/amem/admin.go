@@ -96,6 +96,9 @@ func (a *app) statsCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "%s: %s (%d done, %d pending, %d failed), %s, embedder %s (%d-d)\n",
 						s.Namespace, count(s.Notes, "note"), s.ByState[amem.EnrichDone], s.ByState[amem.EnrichPending], s.ByState[amem.EnrichFailed],
 						count(s.Links, "link"), s.Embedder, s.Dimensions)
+					if !s.Retention.IsZero() {
+						fmt.Fprintf(a.stdout, "  retention: %s; %s\n", s.Retention, dueLine(s.RetentionDue))
+					}
 					if p, err := mem.SearchProfile(a.ctx, s.Namespace, ""); err == nil {
 						fmt.Fprintf(a.stdout, "  search profile %s\n", p.Reason())
 					}

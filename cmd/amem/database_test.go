@@ -27,7 +27,7 @@ var readVerbs = [][]string{
 	{"keys", "list"}, {"keys", "revoke", "k1"}, {"enrich", "--retry"}, {"enrich", aNoteID},
 	{"restore", aNoteID, "1"}, {"delete", aNoteID}, {"edit", aNoteID, "--tags", "x"},
 	{"reembed", "-n", "ns"}, {"trash"}, {"restore", aNoteID}, {"purge", aNoteID}, {"purge", "--all"},
-	{"delete", "--purge", aNoteID},
+	{"delete", "--purge", aNoteID}, {"retention"}, {"retention", "-n", "ns", "--max-age", "90d"},
 }
 
 // TestReadVerbsCreateNoDatabase: a verb that reads, given a database that

@@ -74,7 +74,7 @@ linked notes.`,
 		a.restoreCmd(), a.deleteCmd(), a.importCmd(), a.exportCmd(), a.statsCmd(),
 		a.enrichCmd(), a.embedCmd(), a.modelCmd(), a.evalCmd(), a.reembedCmd(),
 		a.keysCmd(), a.serveCmd(), a.mcpCmd(), a.configCmd(), a.checkCmd(),
-		a.versionCmd(), a.namespacesCmd(), a.editCmd(), a.trashCmd(), a.purgeCmd(),
+		a.versionCmd(), a.namespacesCmd(), a.editCmd(), a.trashCmd(), a.purgeCmd(), a.retentionCmd(),
 	)
 	return root
 }

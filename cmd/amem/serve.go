@@ -65,7 +65,9 @@ Every /v1 and /mcp request needs an API key ('amem keys create').
 
 A new note is durable and searchable when its request returns; background
 workers enrich it (POST ...?wait=true waits). Notes pending when the
-process stops are enriched after the next start.
+process stops are enriched after the next start. Every 10 minutes the
+workers also expire the trash and apply namespaces' retention policies
+('amem retention'), moving the notes past them to the trash.
 
 Webhooks (POST /v1/namespaces/{ns}/webhooks with an admin key) are sent
 from here: each note event is queued in the database with the change

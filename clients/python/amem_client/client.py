@@ -25,6 +25,7 @@ from .models import (
     NoteInput,
     NotePage,
     SearchResult,
+    Retention,
     Stats,
     TrashedNote,
     TrashPage,
@@ -110,6 +111,14 @@ class Client:
 
     def get_stats(self, ns: str) -> Stats:
         return from_json(Stats, self._call("GET", _ns(ns, "/stats")))
+
+    def get_retention(self, ns: str) -> Retention:
+        return from_json(Retention, self._call("GET", _ns(ns, "/retention")))
+
+    def set_retention(self, ns: str, *, max_age: str = "", max_notes: int = 0) -> Retention:
+        """Sets the policy: max_age in whole days ("90d") or a duration ("2160h"); both empty or 0 turn it off."""
+        body: Dict[str, Any] = {"max_age": max_age, "max_notes": max_notes}
+        return from_json(Retention, self._call("PUT", _ns(ns, "/retention"), body=body))
 
     # Notes.
 

@@ -128,6 +128,24 @@ class Tokens:
 
 
 @dataclass
+class EventRef:
+    id: str
+    event_time: Optional[str] = None
+
+
+@dataclass
+class Retention:
+    """A namespace's retention policy and what it would move to the trash now."""
+
+    namespace: str
+    max_age: str = ""
+    max_notes: int = 0
+    policy: str = ""
+    due: int = 0
+    oldest_due: Optional[EventRef] = None
+
+
+@dataclass
 class Stats:
     namespace: str
     notes: int
@@ -137,6 +155,7 @@ class Stats:
     embedder: str = ""
     dimensions: int = 0
     usage: List[UsageTotal] = field(default_factory=list)
+    retention: Optional[Retention] = None
 
 
 @dataclass

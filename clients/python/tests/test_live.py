@@ -208,6 +208,16 @@ class Live(unittest.TestCase):
         self.assertTrue(self.c.list_links(NS, limit=1).next)
         self.assertEqual(len(list(self.c.iter_links(NS, limit=2))), stats.links)
 
+        # A retention policy too loose to remove anything, then none.
+        policy = self.c.set_retention(NS, max_age="36500d", max_notes=1000000)
+        self.assertEqual((policy.max_age, policy.max_notes, policy.due), ("36500d", 1000000, 0))
+        retention = self.c.get_stats(NS).retention
+        self.assertIsNotNone(retention)
+        self.assertEqual(retention.max_notes if retention else 0, 1000000)
+        self.assertEqual(self.c.set_retention(NS).policy, "none (every note is kept)")
+        self.assertEqual(self.c.get_retention(NS).max_age, "")
+        self.assertIsNone(self.c.get_stats(NS).retention)
+
     def test_errors(self) -> None:
         with self.assertRaises(APIError) as e:
             Client(URL, "amem_wrong").get_key()

@@ -193,6 +193,14 @@ test("paging", async () => {
   let links = 0;
   for await (const _ of c.iterLinks(NS, { limit: 2 })) links++;
   assert.equal(links, stats.links);
+
+  // A retention policy too loose to remove anything, then none.
+  const policy = await c.setRetention(NS, { max_age: "36500d", max_notes: 1000000 });
+  assert.deepEqual([policy.max_age, policy.max_notes, policy.due], ["36500d", 1000000, 0]);
+  assert.equal((await c.getStats(NS)).retention.max_notes, 1000000);
+  assert.equal((await c.setRetention(NS, {})).policy, "none (every note is kept)");
+  assert.equal((await c.getRetention(NS)).max_age, "");
+  assert.equal((await c.getStats(NS)).retention, undefined);
 });
 
 test("errors", async () => {

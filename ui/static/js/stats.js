@@ -48,5 +48,15 @@ export async function statsView({ api, ns, el }) {
       h('div', { class: 'card' }, st.usage.length
         ? barChart('Model tokens by operation', st.usage.map((u) => [u.operation, u.prompt_tokens + u.completion_tokens]))
         : [h('strong', null, 'Model tokens by operation'), h('p', { class: 'muted' }, 'No model tokens spent: the curator needs no model, or none has run yet.')])),
-    h('p', { class: 'muted' }, `Tokens in all: ${st.tokens.prompt_tokens} prompt, ${st.tokens.completion_tokens} completion.`));
+    h('p', { class: 'muted' }, `Tokens in all: ${st.tokens.prompt_tokens} prompt, ${st.tokens.completion_tokens} completion.`),
+    h('p', { id: 'stats-retention', class: 'muted' }, retentionText(st.retention)));
+}
+
+// retentionText says the namespace's retention policy and what it would
+// move to the trash now (issue 30, item 3).
+function retentionText(r) {
+  if (!r) return 'Retention: none, every note is kept (amem retention sets a policy).';
+  const due = r.due === 1 ? '1 note' : `${r.due} notes`;
+  const oldest = r.oldest_due ? `, the oldest ${r.oldest_due.id}${r.oldest_due.event_time ? ` from ${r.oldest_due.event_time.slice(0, 10)}` : ''}` : '';
+  return `Retention: ${r.policy}; ${r.due ? `${due} would go to the trash now${oldest}` : 'nothing to move to the trash now'}.`;
 }
