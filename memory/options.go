@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/kernel"
 
 	"go.opentelemetry.io/otel/trace"
@@ -147,7 +148,7 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultCandidates      = 10
+	DefaultCandidates      = enrich.DefaultCandidates
 	DefaultMaxContentBytes = 32 << 10
 	DefaultLinksPerHit     = 3
 )
@@ -225,21 +226,10 @@ func (o *Options) withDefaults() Options {
 	return v
 }
 
-const maxBackoff = 10 * time.Minute
-
-// retryAt is when a note that has now failed attempts times is due again:
-// zero once it has used up MaxAttempts. jitter is in [-1, 1].
-func (o Options) retryAt(now time.Time, attempts int, jitter float64) time.Time {
-	if attempts >= o.MaxAttempts {
-		return time.Time{}
+// enrichOptions are the enrichment's knobs, for package enrich.
+func (o Options) enrichOptions() enrich.Options {
+	return enrich.Options{
+		Candidates: o.Candidates, RestatementSimilarity: o.RestatementSimilarity, OnEnrich: o.OnEnrich,
+		Async: o.Async, MaxAttempts: o.MaxAttempts, RetryBackoff: o.RetryBackoff, ClaimLease: o.ClaimLease,
 	}
-	d := o.RetryBackoff
-	for i := 1; i < attempts && d < maxBackoff; i++ {
-		d *= 2
-	}
-	d = min(d, maxBackoff)
-	return now.Add(d + time.Duration(jitter*backoffJitter*float64(d)))
 }
-
-// backoffJitter spreads retries by up to ±20% of the backoff.
-const backoffJitter = 0.2

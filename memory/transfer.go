@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 
 	"github.com/amem-dev/amem/internal/jsonin"
 )
@@ -542,7 +543,7 @@ func (m *Memory) restoreRecords(tx amem.Tx, recs []Record, st *ImportStats) erro
 			// Its one history row is version 1, so the history has no
 			// gap.
 			n.Version = 1
-			versions = []amem.Version{m.version(n, amem.ActorImport, "imported without history", nil)}
+			versions = []amem.Version{enrich.Version(n, amem.ActorImport, "imported without history", nil)}
 		}
 		if n.Enrichment.State != amem.EnrichDone && n.Enrichment.DueAt.IsZero() &&
 			(n.Enrichment.State == amem.EnrichPending || n.Enrichment.Attempts < m.opts.MaxAttempts) {

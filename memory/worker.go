@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -68,7 +67,7 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m.work(ctx, work, o, fails)
+			m.enr.Work(ctx, work, o.PollInterval, fails)
 		}()
 	}
 	wg.Add(1)
@@ -78,39 +77,6 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 	}()
 	wg.Wait()
 	return ctx.Err()
-}
-
-// work is one worker's loop: claim a due note, enrich it, repeat; when
-// none is due, wait for a wake-up or the poll interval.
-func (m *Memory) work(ctx, work context.Context, o WorkerOptions, fails *repeatlog.Log) {
-	for ctx.Err() == nil {
-		woken := m.wakeChan()
-		claims, err := m.claimDue(ctx, 1)
-		switch {
-		case err != nil && ctx.Err() == nil && !errors.Is(err, amem.ErrClosed):
-			fails.Fail(m.opts.Now(), err)
-		case err == nil:
-			fails.OK(m.opts.Now())
-		}
-		if len(claims) == 0 {
-			t := time.NewTimer(o.PollInterval)
-			select {
-			case <-ctx.Done():
-			case <-woken:
-			case <-t.C:
-			}
-			t.Stop()
-			continue
-		}
-		for _, c := range claims {
-			if _, err := m.enrichClaimed(work, c, m.dueNow); err != nil {
-				var ee *EnrichError
-				if !errors.As(err, &ee) {
-					m.log.Warn("background enrichment", "namespace", c.ref.Namespace, "note", c.ref.ID, "err", err)
-				}
-			}
-		}
-	}
 }
 
 // compactFeeds drops old tombstones from every namespace's change feed
