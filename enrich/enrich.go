@@ -145,7 +145,7 @@ func (e *Engine) recordSpent(ctx context.Context, n amem.Note, spent usage) {
 // EnrichPending enriches up to limit notes of the namespace that are
 // pending or failed (the retry path of `amem enrich --retry`), oldest
 // first. It returns how many succeeded and the first error; it goes on
-// past failures.
+// past failures. The caller checks ns.
 func (e *Engine) EnrichPending(ctx context.Context, ns string, limit int) (done, failed int, err error) {
 	var todo []string
 	for _, st := range []amem.EnrichState{amem.EnrichPending, amem.EnrichFailed} {

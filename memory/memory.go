@@ -61,7 +61,7 @@ func Open(ctx context.Context, store amem.Store, opts *Options) (*Memory, error)
 	m.enr = enrich.New(host{m}, enrich.Config{
 		Curator: o.Curator, Logger: o.Logger, Now: o.Now, TracerProvider: o.TracerProvider,
 		EmbedText: o.EmbedText, Dimensions: o.Embedder.Dimensions(),
-		Options: o.enrichOptions(),
+		Options: o.Enrich,
 	})
 	// Check the store answers before handing the Memory out.
 	if err := store.View(ctx, func(tx amem.Tx) error { _, err := tx.Namespaces(); return err }); err != nil {

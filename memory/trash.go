@@ -163,7 +163,7 @@ func (t Trash) Restore(ctx context.Context, ns, id string) (amem.Note, error) {
 		return amem.Note{}, fmt.Errorf("restore %s: %w", id, err)
 	}
 	m.k.Advance(ctx, ns)
-	if back.Enrichment.State == amem.EnrichPending && m.opts.Async {
+	if back.Enrichment.State == amem.EnrichPending && m.opts.Enrich.Async {
 		m.enr.Notify()
 	}
 	return m.Get(ctx, ns, id)

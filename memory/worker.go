@@ -11,7 +11,7 @@ import (
 
 // WorkerOptions configure background enrichment. Zero fields mean the
 // defaults. How often a failed note is retried is the Memory's
-// (Options.MaxAttempts, Options.RetryBackoff), since every path that
+// (Options.Enrich.MaxAttempts, RetryBackoff), since every path that
 // fails a note schedules its retry.
 type WorkerOptions struct {
 	// Workers enriching in parallel (default 2).
@@ -52,7 +52,7 @@ func (o WorkerOptions) withDefaults() WorkerOptions {
 // queue without enriching a note twice. On cancellation no new note is
 // started; enrichments in flight finish (they are not cut off half-way),
 // then RunWorkers returns ctx's error. Run it once per Memory, typically
-// with Options.Async set so that Add returns as soon as the note is
+// with Options.Enrich.Async set so that Add returns as soon as the note is
 // durable.
 func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 	o := opts.withDefaults()

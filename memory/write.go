@@ -11,7 +11,7 @@ import (
 	"github.com/amem-dev/amem/enrich"
 )
 
-// Add stores a note and, unless Options.Async is set, enriches it. The note
+// Add stores a note and, unless Options.Enrich.Async is set, enriches it. The note
 // is durable and searchable once the first transaction commits; if the
 // curator then fails, Add still returns the stored note, marked failed,
 // and a nil error (Enrich retries it); if ctx ends during enrichment, the
@@ -106,7 +106,7 @@ func (m *Memory) enrichNew(ctx context.Context, notes []amem.Note, wait func(i i
 		if n.Enrichment.State != amem.EnrichPending {
 			continue
 		}
-		if !m.opts.Async || (wait != nil && wait(i)) {
+		if !m.opts.Enrich.Async || (wait != nil && wait(i)) {
 			done, err := m.enrichAfterWrite(ctx, n.Namespace, n.ID)
 			if err == nil {
 				notes[i] = done
@@ -348,7 +348,7 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateReque
 		return amem.Note{}, fmt.Errorf("update %s: %w", id, err)
 	}
 	if n.Enrichment.State == amem.EnrichPending {
-		if m.opts.Async {
+		if m.opts.Enrich.Async {
 			m.enr.Notify()
 			return n, nil
 		}

@@ -25,6 +25,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
@@ -80,7 +81,7 @@ func newUIEnv(t *testing.T, curate bool) *uiEnv {
 	if curate {
 		cur = offline.New(emb, nil)
 	}
-	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: cur, Async: true})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: cur, Enrich: enrich.Options{Async: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
