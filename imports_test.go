@@ -46,9 +46,10 @@ func ours(path string) bool { return path == module || strings.HasPrefix(path, m
 
 // The house's import rules: the domain is a leaf that imports nothing
 // outside the standard library and this module; the search pipeline reads
-// no store and knows no engine; the engine, and the kernel beneath it
-// (the index cache), know no server, store or command; nothing imports a
-// command.
+// no store and knows no engine; the engine, the kernel beneath it (the
+// index cache) and the enrichment beside it know no server, store or
+// command, and the enrichment reaches the memory and its indexes only
+// through enrich.Host; nothing imports a command.
 func TestImportRules(t *testing.T) {
 	all := goList(t, "./...")
 	byPath := map[string]pkgInfo{}
@@ -79,6 +80,7 @@ func TestImportRules(t *testing.T) {
 		{"/search/conversation", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local"}},
 		{"/memory", []string{"/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 		{"/kernel", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
+		{"/enrich", []string{"/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 	}
 	for _, r := range rules {
 		p, ok := byPath[module+r.pkg]

@@ -18,7 +18,7 @@ type AddRequest struct {
 	Tags     []string
 	Context  string
 	Metadata map[string]string
-	// Wait enriches the note before Add returns even when Options.Async
+	// Wait enriches the note before Add returns even when Options.Enrich.Async
 	// is set (a background worker then leaves it alone).
 	Wait bool
 }

@@ -1,6 +1,6 @@
 package eval
 
-// A copy of the restatement decision of memory/restate.go (restates and
+// A copy of the restatement decision of enrich/restate.go (restates and
 // what it reads), so that amem-eval supersede can score it on the same
 // pairs as facts.Supersedes without a store or a curator: the engine
 // does not export it. TestRestateCopyInStep fails when the two differ, so

@@ -71,7 +71,7 @@ func TestSupersedePairs(t *testing.T) {
 }
 
 // The restatement figures are the engine's rule's: eval's copy of the
-// decision (restate.go) declares the same things as memory/restate.go,
+// decision (restate.go) declares the same things as enrich/restate.go,
 // token for token, but for the name internal/words is imported under.
 func TestRestateCopyInStep(t *testing.T) {
 	decls := func(path string) map[string]string {
@@ -107,12 +107,12 @@ func TestRestateCopyInStep(t *testing.T) {
 		}
 		return out
 	}
-	engine, copied := decls("../memory/restate.go"), decls("restate.go")
+	engine, copied := decls("../enrich/restate.go"), decls("restate.go")
 	for _, name := range []string{"restates", "restateOverlap", "subset", "facts", "changeMarkers", "negations", "restateStopwords", "init", "factsOf", "jaccard"} {
 		if copied[name] == "" {
 			t.Errorf("eval/restate.go lacks %s", name)
 		} else if engine[name] != copied[name] {
-			t.Errorf("%s differs from memory/restate.go's:\n%s\nwant:\n%s", name, copied[name], engine[name])
+			t.Errorf("%s differs from enrich/restate.go's:\n%s\nwant:\n%s", name, copied[name], engine[name])
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/llmcurator"
@@ -33,7 +34,7 @@ func TestCallerAttributesWinOverTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: llmcurator.New(chat, nil), Candidates: 3})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: llmcurator.New(chat, nil), Enrich: enrich.Options{Candidates: 3}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/internal/fakellm"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/llmcurator"
@@ -38,7 +39,7 @@ func testPipelineOverTheWire(t *testing.T, mode llmcurator.ConnectMode) {
 		t.Fatal(err)
 	}
 	emb := lexical.New(nil)
-	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: llmcurator.New(chat, &llmcurator.Options{Connect: mode}), Candidates: 2})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: llmcurator.New(chat, &llmcurator.Options{Connect: mode}), Enrich: enrich.Options{Candidates: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

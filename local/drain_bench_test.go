@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/memory"
 )
 
@@ -38,14 +39,14 @@ func drain(b *testing.B, n int, workers bool) time.Duration {
 	ctx := context.Background()
 	var done atomic.Int64
 	finished := make(chan struct{})
-	mem, err := Open(ctx, Config{Path: filepath.Join(b.TempDir(), "d.db"), Options: memory.Options{
+	mem, err := Open(ctx, Config{Path: filepath.Join(b.TempDir(), "d.db"), Options: memory.Options{Enrich: enrich.Options{
 		Async: true,
 		OnEnrich: func(amem.Note, error) {
 			if done.Add(1) == int64(n) {
 				close(finished)
 			}
 		},
-	}})
+	}}})
 	if err != nil {
 		b.Fatal(err)
 	}

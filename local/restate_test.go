@@ -27,7 +27,7 @@ func TestRestatementsOfflineDefault(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer mem.Close()
-	f, err := os.Open("../memory/testdata/restatements.jsonl")
+	f, err := os.Open("../enrich/testdata/restatements.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

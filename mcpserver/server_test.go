@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
@@ -27,7 +28,7 @@ func openMemory(t *testing.T, logger *slog.Logger) (*memory.Memory, local.Store)
 	mem, st, err := local.OpenWithStore(context.Background(), local.Config{
 		Path:     filepath.Join(t.TempDir(), "amem.db"),
 		Embedder: local.EmbedderLexical, Curator: local.CuratorOffline,
-		Logger: logger, Options: memory.Options{Async: true},
+		Logger: logger, Options: memory.Options{Enrich: enrich.Options{Async: true}},
 	})
 	if err != nil {
 		t.Fatal(err)

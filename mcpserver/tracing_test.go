@@ -12,6 +12,7 @@ import (
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/mcpserver"
 	"github.com/amem-dev/amem/mcpserver/mcptest"
@@ -29,7 +30,7 @@ func TestToolCallSpans(t *testing.T) {
 	mem, _, err := local.OpenWithStore(ctx, local.Config{
 		Path:     filepath.Join(t.TempDir(), "amem.db"),
 		Embedder: local.EmbedderLexical, Curator: local.CuratorOffline,
-		Logger: slog.New(slog.DiscardHandler), Options: memory.Options{Async: true, TracerProvider: tp},
+		Logger: slog.New(slog.DiscardHandler), Options: memory.Options{Enrich: enrich.Options{Async: true}, TracerProvider: tp},
 	})
 	if err != nil {
 		t.Fatal(err)

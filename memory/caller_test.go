@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/mock"
@@ -243,7 +244,7 @@ func TestGiveBackDuringEnrichment(t *testing.T) {
 	})
 	// Async and no workers: the give-back only queues its enrichment, and
 	// this test runs the one it races with.
-	mem = openOpts(t, filepath.Join(t.TempDir(), "amem.db"), memory.Options{Embedder: lexical.New(nil), Curator: cur, Async: true})
+	mem = openOpts(t, filepath.Join(t.TempDir(), "amem.db"), memory.Options{Embedder: lexical.New(nil), Curator: cur, Enrich: enrich.Options{Async: true}})
 	t.Cleanup(func() { mem.Close() })
 	n, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "Rex is my dog", Context: "Mine."})
 	if err != nil {

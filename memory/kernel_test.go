@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/memory"
 
@@ -122,7 +123,7 @@ func TestTokensRecordedWhateverHappensToThePlan(t *testing.T) {
 
 	t.Run("cancelled", func(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
-		mem := openOpts(t, filepath.Join(t.TempDir(), "c.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, Async: true,
+		mem := openOpts(t, filepath.Join(t.TempDir(), "c.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, Enrich: enrich.Options{Async: true},
 			Curator: usageCurator(func(context.Context, amem.Note) error { cancel(); return context.Canceled })})
 		defer mem.Close()
 		n := mustAdd(t, mem, "ns", "cancelled during connect")
@@ -138,7 +139,7 @@ func TestTokensRecordedWhateverHappensToThePlan(t *testing.T) {
 	t.Run("dropped", func(t *testing.T) {
 		var mem *memory.Memory
 		edited := false
-		mem = openOpts(t, filepath.Join(t.TempDir(), "d.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, Async: true,
+		mem = openOpts(t, filepath.Join(t.TempDir(), "d.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, Enrich: enrich.Options{Async: true},
 			Curator: usageCurator(func(ctx context.Context, n amem.Note) error {
 				if !edited { // the user edits the note while the curator works
 					edited = true
@@ -161,7 +162,7 @@ func TestTokensRecordedWhateverHappensToThePlan(t *testing.T) {
 	})
 
 	t.Run("failed", func(t *testing.T) {
-		mem := openOpts(t, filepath.Join(t.TempDir(), "f.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, Async: true,
+		mem := openOpts(t, filepath.Join(t.TempDir(), "f.db"), memory.Options{Embedder: lexical.New(nil), Logger: quiet, Enrich: enrich.Options{Async: true},
 			Curator: usageCurator(func(context.Context, amem.Note) error { return errors.New("model refused") })})
 		defer mem.Close()
 		n := mustAdd(t, mem, "ns", "refused during connect")
@@ -259,7 +260,7 @@ func TestTwoMemoriesEnrichEachNoteOnce(t *testing.T) {
 	}}
 	var mems []*memory.Memory
 	for range 2 {
-		m, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: cur, Async: true, Logger: quiet})
+		m, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: cur, Enrich: enrich.Options{Async: true}, Logger: quiet})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,17 +2,14 @@ package memory
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"slices"
-	"sync"
 	"sync/atomic"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/kernel"
 )
 
@@ -21,7 +18,7 @@ import (
 // same store: every write is a transaction of the store, compare-and-set
 // on the note's version where it read the note first; the search index of
 // each process follows the store's change feed (space.go); a note is
-// enriched under a claim in the store (claim.go), so by one process at a
+// enriched under a claim in the store (package enrich), so by one process at a
 // time. Curator and embedder calls happen outside any lock and any
 // transaction.
 type Memory struct {
@@ -30,23 +27,13 @@ type Memory struct {
 	log   *slog.Logger
 	ids   amem.IDSource
 
-	// owner names this Memory in the claims it takes; each claim adds a
-	// number of its own.
-	owner  string
-	claims atomic.Uint64
-
 	closed atomic.Bool
 	// k is the process's index cache, following the store's change feed.
 	k *kernel.Kernel
 
-	warmMu sync.Mutex
-	warm   map[string]*warmState // per namespace, kept when its index is evicted
-
-	wakeMu sync.Mutex
-	wake   chan struct{} // closed and replaced by notify
-
-	waitMu  sync.Mutex
-	waiters map[string]chan struct{} // closed when this process releases a claim on the note
+	// enr enriches the notes (package enrich): claims, the curator's
+	// warm-up, the workers' wake-ups.
+	enr *enrich.Engine
 }
 
 // Open returns a Memory over store. The store stays owned by the caller
@@ -69,27 +56,19 @@ func Open(ctx context.Context, store amem.Store, opts *Options) (*Memory, error)
 	}
 	m := &Memory{
 		store: store, opts: o, log: o.Logger,
-		owner:   newOwner(),
-		k:       kernel.New(store, o.Embedder, o.Logger, o.Indexes),
-		warm:    make(map[string]*warmState),
-		wake:    make(chan struct{}),
-		waiters: make(map[string]chan struct{}),
+		k: kernel.New(store, o.Embedder, o.Logger, o.Indexes),
 	}
+	m.enr = enrich.New(host{m}, enrich.Config{
+		Curator: o.Curator, Logger: o.Logger, Now: o.Now, TracerProvider: o.TracerProvider,
+		EmbedText: o.EmbedText, Dimensions: o.Embedder.Dimensions(),
+		Options: o.Enrich,
+	})
 	// Check the store answers before handing the Memory out.
 	if err := store.View(ctx, func(tx amem.Tx) error { _, err := tx.Namespaces(); return err }); err != nil {
 		m.k.Close()
 		return nil, fmt.Errorf("open memory: %w", err)
 	}
 	return m, nil
-}
-
-// newOwner names a Memory in claims: host and process for people reading
-// the store, random bits so two Memories of one process differ.
-func newOwner() string {
-	host, _ := os.Hostname()
-	var b [4]byte
-	_, _ = rand.Read(b[:])
-	return fmt.Sprintf("%s/%d/%s", host, os.Getpid(), hex.EncodeToString(b[:]))
 }
 
 // Close stops the background index builds, saves the approximate indexes
@@ -231,20 +210,4 @@ func (m *Memory) update(ctx context.Context, fn func(amem.Tx) error) error {
 		return err
 	}
 	return m.store.Update(ctx, fn)
-}
-
-// wakeChan returns the channel the next notify closes. Take it before
-// looking for work, so a notify in between is not missed.
-func (m *Memory) wakeChan() <-chan struct{} {
-	m.wakeMu.Lock()
-	defer m.wakeMu.Unlock()
-	return m.wake
-}
-
-// notify wakes every worker waiting for work, without blocking.
-func (m *Memory) notify() {
-	m.wakeMu.Lock()
-	close(m.wake)
-	m.wake = make(chan struct{})
-	m.wakeMu.Unlock()
 }

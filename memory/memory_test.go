@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/memory"
 
 	"github.com/amem-dev/amem"
@@ -260,7 +261,7 @@ func TestCuratorCannotTouchNotesItWasNotShown(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One candidate only, so the curator sees the newest neighbour alone.
-	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: evil, Candidates: 1})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Curator: evil, Enrich: enrich.Options{Candidates: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

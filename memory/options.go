@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/kernel"
 
 	"go.opentelemetry.io/otel/trace"
@@ -34,10 +35,6 @@ type Options struct {
 	// which records nothing until a program installs an SDK.
 	TracerProvider trace.TracerProvider
 
-	// Candidates is how many nearest notes are shown to the curator as
-	// link candidates (default 10, the paper's k).
-	Candidates int
-
 	// EmbedText builds the text that is embedded for a note. Default:
 	// EmbedTextPaper, the paper's Eq. 3 (content, context, keywords, tags).
 	EmbedText func(amem.Note) string
@@ -59,13 +56,6 @@ type Options struct {
 	// hit's linked notes right after it.
 	LinkOrder amem.LinkOrder
 
-	// RestatementSimilarity is the cosine at or above which a new note and
-	// its nearest neighbour are checked for saying the same thing (same
-	// names, numbers and negation, nearly the same words); a restatement
-	// is linked to the note it restates, first and at strength 1, with a
-	// reason that starts with RestatementReason. Default
-	// DefaultRestatementSimilarity; negative turns it off.
-	RestatementSimilarity float64
 	// LexicalWeight is the weight of the full-text ranking against the
 	// vector ranking (weight 1) in hybrid search's reciprocal rank fusion.
 	// Default 1. A weak embedder wants more: with the offline sentence
@@ -105,39 +95,16 @@ type Options struct {
 	// (search.Relevance). Default DefaultRelevance.
 	Relevance *Relevance
 
-	// OnEnrich, if set, is called once after each enrichment that ran
-	// (whoever started it: Add, Enrich, a worker), with the note as it
-	// ended and the error (an *EnrichError when the curator failed); not
-	// for a note found already enriched, nor for callers that waited on
-	// an enrichment already running. For metrics; it must not block.
-	OnEnrich func(n amem.Note, err error)
-
-	// Async stops Add and Update from enriching before they return; the
-	// caller (or a worker) runs Enrich/EnrichPending later. Default false:
-	// Add returns after enrichment, with the note's final state.
-	Async bool
-
-	// MaxAttempts: a note whose enrichment failed this many times is left
-	// failed, out of the background queue, until an explicit retry
-	// (Enrich, EnrichPending, `amem enrich --retry`). Default 5.
-	MaxAttempts int
-	// RetryBackoff: after its n-th failure a note is due again after
-	// RetryBackoff * 2^(n-1), capped at 10 minutes, with ±20% jitter so
-	// that notes that failed together (a provider outage) are not retried
-	// together. Default 1s.
-	RetryBackoff time.Duration
-
-	// ClaimLease is how long an enrichment's claim on its note lasts
-	// unless renewed; it is renewed every third of it while the
-	// enrichment runs, so it bounds how long a note claimed by a process
-	// that died waits before another process takes it over. Default 30s.
-	ClaimLease time.Duration
-
 	// TrashFor is how long Delete keeps a note in the trash (Trash)
 	// before it is deleted for good, over a store with amem.Trasher.
 	// Default DefaultTrashFor (30 days); negative turns the trash off, so
 	// that Delete deletes for good.
 	TrashFor time.Duration
+
+	// Enrich are the enrichment's knobs: the candidates shown to the
+	// curator, restatements, background mode (Async), retries, claim
+	// leases, the OnEnrich hook (package enrich).
+	Enrich enrich.Options
 
 	// Indexes are the in-process indexes' knobs: the memory budget, when
 	// a namespace is searched approximately and how, and where the
@@ -147,7 +114,7 @@ type Options struct {
 
 // Defaults.
 const (
-	DefaultCandidates      = 10
+	DefaultCandidates      = enrich.DefaultCandidates
 	DefaultMaxContentBytes = 32 << 10
 	DefaultLinksPerHit     = 3
 )
@@ -185,12 +152,6 @@ func (o *Options) withDefaults() Options {
 	if v.TrashFor == 0 {
 		v.TrashFor = DefaultTrashFor
 	}
-	if v.RestatementSimilarity == 0 {
-		v.RestatementSimilarity = DefaultRestatementSimilarity
-	}
-	if v.Candidates <= 0 {
-		v.Candidates = DefaultCandidates
-	}
 	if v.EmbedText == nil {
 		v.EmbedText = EmbedTextPaper
 	}
@@ -212,34 +173,7 @@ func (o *Options) withDefaults() Options {
 	if v.Profile == "" {
 		v.Profile = amem.ProfileAuto
 	}
-	if v.MaxAttempts <= 0 {
-		v.MaxAttempts = 5
-	}
-	if v.RetryBackoff <= 0 {
-		v.RetryBackoff = time.Second
-	}
-	if v.ClaimLease <= 0 {
-		v.ClaimLease = 30 * time.Second
-	}
+	v.Enrich = v.Enrich.WithDefaults()
 	v.Indexes = v.Indexes.WithDefaults()
 	return v
 }
-
-const maxBackoff = 10 * time.Minute
-
-// retryAt is when a note that has now failed attempts times is due again:
-// zero once it has used up MaxAttempts. jitter is in [-1, 1].
-func (o Options) retryAt(now time.Time, attempts int, jitter float64) time.Time {
-	if attempts >= o.MaxAttempts {
-		return time.Time{}
-	}
-	d := o.RetryBackoff
-	for i := 1; i < attempts && d < maxBackoff; i++ {
-		d *= 2
-	}
-	d = min(d, maxBackoff)
-	return now.Add(d + time.Duration(jitter*backoffJitter*float64(d)))
-}
-
-// backoffJitter spreads retries by up to ±20% of the backoff.
-const backoffJitter = 0.2

@@ -82,7 +82,7 @@ func (m *Memory) ReembedWith(ctx context.Context, ns string, opts ReembedOptions
 				}
 			}
 			if len(stale) > 0 {
-				return errRetryApply
+				return errStaleVectors
 			}
 			for _, c := range cur {
 				c.Embedding = vecs[c.ID].Embedding
@@ -97,7 +97,7 @@ func (m *Memory) ReembedWith(ctx context.Context, ns string, opts ReembedOptions
 			m.k.Advance(ctx, ns)
 			return count, nil
 		}
-		if !errors.Is(err, errRetryApply) {
+		if !errors.Is(err, errStaleVectors) {
 			return 0, fmt.Errorf("re-embed %s: %w", ns, err)
 		}
 		// Rare: notes added or changed since the vectors were computed.
@@ -151,3 +151,7 @@ func listAll(tx amem.Tx, ns string) ([]amem.Note, error) {
 	})
 	return out, err
 }
+
+// errStaleVectors: notes changed after their vectors were computed;
+// re-embed them and try again.
+var errStaleVectors = errors.New("notes changed: re-embed and retry")

@@ -8,137 +8,15 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/search"
 )
 
 // Supersession (issue 30): a new note can make an old one no longer true.
-// The curator decides it (amem.Decision.Supersede), the engine applies it
+// The curator decides it (amem.Decision.Supersede), package enrich applies it
 // to notes the curator was shown, a caller's word (UpdateRequest.Validity)
 // wins over the curator's, and search prefers what is true now. Both
 // notes always stay.
-
-// supersession is a curator's supersession of a shown candidate, checked
-// against what it was shown and waiting for apply.
-type supersession struct {
-	target   string
-	reason   string
-	strength float64 // of the link from the new note to the old
-}
-
-// planSupersessions keeps the curator's supersessions of candidates it
-// was shown; the others are dropped and logged, as links to notes not
-// shown are. A candidate whose event time is after the new note's is
-// dropped too: a note can only end the validity of what came before it
-// (an old conversation imported late must not supersede today's facts).
-func (m *Memory) planSupersessions(p *plan, n amem.Note, dec amem.Decision, cands []amem.Candidate) {
-	if len(dec.Supersede) == 0 {
-		return
-	}
-	shown := make(map[string]amem.Candidate, len(cands))
-	for _, c := range cands {
-		shown[c.Note.ID] = c
-	}
-	seen := make(map[string]bool)
-	for _, s := range dec.Supersede {
-		c, ok := shown[s.Target]
-		if !ok {
-			m.log.Warn("curator superseded a note it was not shown; dropped", "namespace", n.Namespace, "note", n.ID, "target", s.Target)
-			continue
-		}
-		if seen[s.Target] {
-			continue
-		}
-		seen[s.Target] = true
-		if c.Note.EventTime.After(validFrom(n)) {
-			m.log.Info("curator superseded a later note; dropped", "namespace", n.Namespace, "note", n.ID, "target", s.Target)
-			continue
-		}
-		strength := clamp01(c.Similarity)
-		for _, l := range p.links {
-			if l.Target == s.Target {
-				strength = l.Strength
-			}
-		}
-		p.supersede = append(p.supersede, supersession{target: s.Target, reason: cleanText(s.Reason, maxReasonBytes), strength: strength})
-	}
-}
-
-// validFrom is when what a note says became true: its event time, or
-// when it was stored if it has none.
-func validFrom(n amem.Note) time.Time {
-	if n.EventTime.IsZero() {
-		return n.IngestTime
-	}
-	return n.EventTime
-}
-
-// applySupersessions writes a plan's supersessions in apply's
-// transaction, after the note's links were replaced. cur is the note as
-// read in that transaction, before: the supersedes links it had and
-// still stands by (a re-enrichment whose curator says nothing of them)
-// are put back, since the old notes still name it. The curator's word
-// never overrides the caller's (CallerValidity) nor another note's
-// earlier supersession.
-func (m *Memory) applySupersessions(tx amem.Tx, note, cur amem.Note, p *plan) error {
-	ns := note.Namespace
-	done := make(map[string]bool)
-	for _, s := range p.supersede {
-		old, err := tx.Note(ns, s.target)
-		if errors.Is(err, amem.ErrNotFound) {
-			continue // deleted meanwhile
-		}
-		if err != nil {
-			return err
-		}
-		if old.CallerValidity || (old.SupersededBy != "" && old.SupersededBy != note.ID) || old.EventTime.After(validFrom(note)) {
-			continue
-		}
-		link := amem.Link{Source: note.ID, Target: old.ID, Reason: s.reason, Strength: s.strength, CreatedAt: note.UpdatedAt, Kind: amem.LinkSupersedes}
-		if err := tx.PutLink(ns, link); err != nil {
-			return err
-		}
-		done[old.ID] = true
-		if old.SupersededBy == note.ID {
-			continue // a re-enrichment deciding it again
-		}
-		next := old.Clone()
-		next.ValidUntil, next.SupersededBy = validFrom(note), note.ID
-		next.Version = old.Version + 1
-		next.UpdatedAt = note.UpdatedAt
-		if err := tx.UpdateNote(next, old.Version); err != nil {
-			return err
-		}
-		reason := fmt.Sprintf("superseded by new note %s", note.ID)
-		if s.reason != "" {
-			reason += ": " + s.reason
-		}
-		if err := tx.AddVersion(m.version(next, amem.ActorEvolve, reason, &old)); err != nil {
-			return err
-		}
-		if err := m.recordEvent(tx, next, amem.EventEvolved); err != nil {
-			return err
-		}
-	}
-	for _, l := range cur.Links {
-		if l.Kind != amem.LinkSupersedes || l.Source != note.ID || done[l.Target] {
-			continue
-		}
-		old, err := tx.Note(ns, l.Target)
-		if errors.Is(err, amem.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if old.SupersededBy != note.ID {
-			continue // the caller restored it, or named another note
-		}
-		if err := tx.PutLink(ns, l); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // validityUpdate is a caller's Validity resolved: the superseding note's
 // event time read when Until is left zero.
@@ -170,7 +48,7 @@ func (m *Memory) resolveValidity(ctx context.Context, ns, id string, v amem.Vali
 		return u, fmt.Errorf("superseded by: %w", err)
 	}
 	if u.until.IsZero() {
-		u.until = validFrom(by)
+		u.until = enrich.ValidFrom(by)
 	}
 	return u, nil
 }
@@ -252,7 +130,7 @@ func (m *Memory) unsupersede(tx amem.Tx, deleted amem.Note) error {
 		if err := tx.UpdateNote(next, old.Version); err != nil {
 			return err
 		}
-		if err := tx.AddVersion(m.version(next, amem.ActorEvolve, fmt.Sprintf("superseding note %s deleted", deleted.ID), &old)); err != nil {
+		if err := tx.AddVersion(enrich.Version(next, amem.ActorEvolve, fmt.Sprintf("superseding note %s deleted", deleted.ID), &old)); err != nil {
 			return err
 		}
 		if err := m.recordEvent(tx, next, amem.EventEvolved); err != nil {
@@ -337,7 +215,7 @@ func (m *Memory) currentFirst(tx amem.Tx, ns string, hits []amem.Scored, exact [
 					byID[l.ID] = l
 				}
 			}
-			if n, ok = byID[by]; !ok || validFrom(n).After(p.at) {
+			if n, ok = byID[by]; !ok || enrich.ValidFrom(n).After(p.at) {
 				break // deleted, or said after the search's time
 			}
 			chain = append(chain, by)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 
 	"github.com/amem-dev/amem/internal/jsonin"
 )
@@ -138,7 +139,7 @@ type plainLine struct {
 // at any time), or an earlier line that is the same note, so that
 // importing a file again adds nothing twice. The new notes are enriched
 // after the transaction, as Add would (in the background with
-// Options.Async); until then they are stored and pending.
+// Options.Enrich.Async); until then they are stored and pending.
 func (m *Memory) Import(ctx context.Context, r io.Reader, opts ImportOptions) (ImportStats, error) {
 	var st ImportStats
 	if opts.Namespace == "" {
@@ -542,10 +543,10 @@ func (m *Memory) restoreRecords(tx amem.Tx, recs []Record, st *ImportStats) erro
 			// Its one history row is version 1, so the history has no
 			// gap.
 			n.Version = 1
-			versions = []amem.Version{m.version(n, amem.ActorImport, "imported without history", nil)}
+			versions = []amem.Version{enrich.Version(n, amem.ActorImport, "imported without history", nil)}
 		}
 		if n.Enrichment.State != amem.EnrichDone && n.Enrichment.DueAt.IsZero() &&
-			(n.Enrichment.State == amem.EnrichPending || n.Enrichment.Attempts < m.opts.MaxAttempts) {
+			(n.Enrichment.State == amem.EnrichPending || n.Enrichment.Attempts < m.opts.Enrich.MaxAttempts) {
 			// Exported before the queue had due times: due now.
 			n.Enrichment.DueAt = m.opts.Now().UTC()
 		}

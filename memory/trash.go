@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 )
 
 // DefaultTrashFor is how long a deleted note stays in the trash.
@@ -162,8 +163,8 @@ func (t Trash) Restore(ctx context.Context, ns, id string) (amem.Note, error) {
 		return amem.Note{}, fmt.Errorf("restore %s: %w", id, err)
 	}
 	m.k.Advance(ctx, ns)
-	if back.Enrichment.State == amem.EnrichPending && m.opts.Async {
-		m.notify()
+	if back.Enrichment.State == amem.EnrichPending && m.opts.Enrich.Async {
+		m.enr.Notify()
 	}
 	return m.Get(ctx, ns, id)
 }
@@ -189,7 +190,7 @@ func (m *Memory) putBack(tx amem.Tx, e amem.Trashed, vec []float32) (amem.Note, 
 			return amem.Note{}, err
 		}
 	}
-	if err := tx.AddVersion(m.version(n, amem.ActorRestore, "restored from the trash", &prev)); err != nil {
+	if err := tx.AddVersion(enrich.Version(n, amem.ActorRestore, "restored from the trash", &prev)); err != nil {
 		return amem.Note{}, err
 	}
 	for _, l := range prev.Links {

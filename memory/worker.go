@@ -2,7 +2,6 @@ package memory
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"time"
 
@@ -12,7 +11,7 @@ import (
 
 // WorkerOptions configure background enrichment. Zero fields mean the
 // defaults. How often a failed note is retried is the Memory's
-// (Options.MaxAttempts, Options.RetryBackoff), since every path that
+// (Options.Enrich.MaxAttempts, RetryBackoff), since every path that
 // fails a note schedules its retry.
 type WorkerOptions struct {
 	// Workers enriching in parallel (default 2).
@@ -53,7 +52,7 @@ func (o WorkerOptions) withDefaults() WorkerOptions {
 // queue without enriching a note twice. On cancellation no new note is
 // started; enrichments in flight finish (they are not cut off half-way),
 // then RunWorkers returns ctx's error. Run it once per Memory, typically
-// with Options.Async set so that Add returns as soon as the note is
+// with Options.Enrich.Async set so that Add returns as soon as the note is
 // durable.
 func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 	o := opts.withDefaults()
@@ -68,7 +67,7 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m.work(ctx, work, o, fails)
+			m.enr.Work(ctx, work, o.PollInterval, fails)
 		}()
 	}
 	wg.Add(1)
@@ -78,39 +77,6 @@ func (m *Memory) RunWorkers(ctx context.Context, opts WorkerOptions) error {
 	}()
 	wg.Wait()
 	return ctx.Err()
-}
-
-// work is one worker's loop: claim a due note, enrich it, repeat; when
-// none is due, wait for a wake-up or the poll interval.
-func (m *Memory) work(ctx, work context.Context, o WorkerOptions, fails *repeatlog.Log) {
-	for ctx.Err() == nil {
-		woken := m.wakeChan()
-		claims, err := m.claimDue(ctx, 1)
-		switch {
-		case err != nil && ctx.Err() == nil && !errors.Is(err, amem.ErrClosed):
-			fails.Fail(m.opts.Now(), err)
-		case err == nil:
-			fails.OK(m.opts.Now())
-		}
-		if len(claims) == 0 {
-			t := time.NewTimer(o.PollInterval)
-			select {
-			case <-ctx.Done():
-			case <-woken:
-			case <-t.C:
-			}
-			t.Stop()
-			continue
-		}
-		for _, c := range claims {
-			if _, err := m.enrichClaimed(work, c, m.dueNow); err != nil {
-				var ee *EnrichError
-				if !errors.As(err, &ee) {
-					m.log.Warn("background enrichment", "namespace", c.ref.Namespace, "note", c.ref.ID, "err", err)
-				}
-			}
-		}
-	}
 }
 
 // compactFeeds drops old tombstones from every namespace's change feed

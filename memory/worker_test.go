@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/memory"
 
 	"github.com/amem-dev/amem"
@@ -18,7 +19,7 @@ import (
 )
 
 func openAsync(t *testing.T, path string, cur amem.Curator) *memory.Memory {
-	return openOpts(t, path, memory.Options{Embedder: lexical.New(nil), Curator: cur, Async: true, Logger: quiet})
+	return openOpts(t, path, memory.Options{Embedder: lexical.New(nil), Curator: cur, Enrich: enrich.Options{Async: true}, Logger: quiet})
 }
 
 // waitStates polls until the namespace's notes are all in state want.
@@ -96,7 +97,7 @@ func TestWorkersRetryWithBackoffThenGiveUp(t *testing.T) {
 		return amem.Attributes{Keywords: []string{"ok"}}, nil
 	}}
 	mem := openOpts(t, filepath.Join(t.TempDir(), "b.db"), memory.Options{Embedder: lexical.New(nil), Curator: flaky,
-		Async: true, Logger: quiet, RetryBackoff: 20 * time.Millisecond, MaxAttempts: 4})
+		Logger: quiet, Enrich: enrich.Options{Async: true, RetryBackoff: 20 * time.Millisecond, MaxAttempts: 4}})
 	defer mem.Close()
 	stop := runWorkers(t, mem, memory.WorkerOptions{PollInterval: 5 * time.Millisecond})
 	defer stop()
@@ -138,8 +139,8 @@ func countingCurator(calls *atomic.Int32) *mock.Curator {
 func TestWaitedAddIsEnrichedOnceWithWorkers(t *testing.T) {
 	var calls, reported atomic.Int32
 	mem := openOpts(t, filepath.Join(t.TempDir(), "w.db"), memory.Options{
-		Embedder: lexical.New(nil), Curator: countingCurator(&calls), Async: true, Logger: quiet,
-		OnEnrich: func(amem.Note, error) { reported.Add(1) },
+		Embedder: lexical.New(nil), Curator: countingCurator(&calls), Logger: quiet,
+		Enrich: enrich.Options{Async: true, OnEnrich: func(amem.Note, error) { reported.Add(1) }},
 	})
 	defer mem.Close()
 	stop := runWorkers(t, mem, memory.WorkerOptions{PollInterval: 5 * time.Millisecond})

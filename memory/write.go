@@ -8,9 +8,10 @@ import (
 	"slices"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 )
 
-// Add stores a note and, unless Options.Async is set, enriches it. The note
+// Add stores a note and, unless Options.Enrich.Async is set, enriches it. The note
 // is durable and searchable once the first transaction commits; if the
 // curator then fails, Add still returns the stored note, marked failed,
 // and a nil error (Enrich retries it); if ctx ends during enrichment, the
@@ -87,7 +88,7 @@ func (m *Memory) insertNew(tx amem.Tx, n amem.Note, actor amem.Actor, reason str
 	if err := tx.InsertNote(n); err != nil {
 		return err
 	}
-	if err := tx.AddVersion(m.version(n, actor, reason, nil)); err != nil {
+	if err := tx.AddVersion(enrich.Version(n, actor, reason, nil)); err != nil {
 		return err
 	}
 	return m.recordEvent(tx, n, amem.EventCreated)
@@ -105,7 +106,7 @@ func (m *Memory) enrichNew(ctx context.Context, notes []amem.Note, wait func(i i
 		if n.Enrichment.State != amem.EnrichPending {
 			continue
 		}
-		if !m.opts.Async || (wait != nil && wait(i)) {
+		if !m.opts.Enrich.Async || (wait != nil && wait(i)) {
 			done, err := m.enrichAfterWrite(ctx, n.Namespace, n.ID)
 			if err == nil {
 				notes[i] = done
@@ -114,7 +115,7 @@ func (m *Memory) enrichNew(ctx context.Context, notes []amem.Note, wait func(i i
 			m.log.Warn("enrichment after add", "namespace", n.Namespace, "note", n.ID, "err", err)
 		}
 		if !woken {
-			m.notify()
+			m.enr.Notify()
 			woken = true
 		}
 	}
@@ -150,7 +151,7 @@ func unwrapBatch(err error) error {
 // enrichAfterWrite enriches a note just written: a curator failure is
 // recorded on the note, not returned, since the write itself succeeded.
 func (m *Memory) enrichAfterWrite(ctx context.Context, ns, id string) (amem.Note, error) {
-	n, err := m.enrichOnce(ctx, ns, id, notDone)
+	n, err := m.enr.EnrichNew(ctx, ns, id)
 	var ee *EnrichError
 	if errors.As(err, &ee) {
 		return n, nil
@@ -220,23 +221,6 @@ func (m *Memory) newNote(req amem.AddRequest) (amem.Note, error) {
 		Version:        1,
 		Enrichment:     enr,
 	}, nil
-}
-
-// version builds the history row for n's current state; prev is the state
-// before the change (nil for a new note).
-func (m *Memory) version(n amem.Note, actor amem.Actor, reason string, prev *amem.Note) amem.Version {
-	snap := n.Snapshot()
-	var changes []amem.FieldChange
-	if prev == nil {
-		changes = diffSnapshots(amem.Snapshot{}, snap)
-	} else {
-		changes = diffSnapshots(prev.Snapshot(), snap)
-	}
-	return amem.Version{
-		NoteID: n.ID, Namespace: n.Namespace, Version: n.Version,
-		Actor: actor, Reason: reason, Changes: changes, Snapshot: snap,
-		CreatedAt: n.UpdatedAt,
-	}
 }
 
 // Update changes a note, writes a version and re-embeds it. Keywords or a
@@ -364,8 +348,8 @@ func (m *Memory) Update(ctx context.Context, ns, id string, req amem.UpdateReque
 		return amem.Note{}, fmt.Errorf("update %s: %w", id, err)
 	}
 	if n.Enrichment.State == amem.EnrichPending {
-		if m.opts.Async {
-			m.notify()
+		if m.opts.Enrich.Async {
+			m.enr.Notify()
 			return n, nil
 		}
 		return m.enrichAfterWrite(ctx, ns, id)
@@ -392,7 +376,7 @@ func (m *Memory) changeWith(ctx context.Context, ns, id string, actor amem.Actor
 			return amem.Note{}, err
 		}
 		next := fn(cur)
-		if sameSnapshot(cur.Snapshot(), next.Snapshot()) && next.Enrichment == cur.Enrichment && next.CallerValidity == cur.CallerValidity {
+		if enrich.SameSnapshot(cur.Snapshot(), next.Snapshot()) && next.Enrichment == cur.Enrichment && next.CallerValidity == cur.CallerValidity {
 			return cur, nil
 		}
 		// An edit of what is not embedded (metadata, event time, or a term
@@ -412,7 +396,7 @@ func (m *Memory) changeWith(ctx context.Context, ns, id string, actor amem.Actor
 			if err := tx.UpdateNote(next, cur.Version); err != nil {
 				return err
 			}
-			if err := tx.AddVersion(m.version(next, actor, reason, &cur)); err != nil {
+			if err := tx.AddVersion(enrich.Version(next, actor, reason, &cur)); err != nil {
 				return err
 			}
 			if also != nil {

@@ -279,7 +279,7 @@ func (s *Server) endOnDrain(h http.Handler) http.Handler {
 }
 
 // EnrichResult counts an enrichment in the metrics; the Memory's
-// memory.Options.OnEnrich must call it.
+// memory.Options.Enrich.OnEnrich must call it.
 func (s *Server) EnrichResult(n amem.Note, err error) { s.metrics.enriched(n, err) }
 
 // route is one API operation. Every route is listed here, and the OpenAPI

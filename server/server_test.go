@@ -17,6 +17,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
@@ -55,8 +56,8 @@ func newEnvCurator(t testing.TB, opts Options, cur func(amem.Embedder) amem.Cura
 		curator = cur(emb)
 	}
 	var api *Server // set before anything is enriched
-	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: curator, Async: true,
-		OnEnrich: func(n amem.Note, err error) { api.EnrichResult(n, err) }})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: curator, Enrich: enrich.Options{Async: true,
+		OnEnrich: func(n amem.Note, err error) { api.EnrichResult(n, err) }}})
 	if err != nil {
 		t.Fatal(err)
 	}

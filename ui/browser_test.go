@@ -25,6 +25,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/auth"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
@@ -87,7 +88,7 @@ func newUIEnvWith(t *testing.T, emb amem.Embedder, cur amem.Curator) *uiEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: cur, Async: true})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: cur, Enrich: enrich.Options{Async: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

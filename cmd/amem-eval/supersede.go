@@ -41,7 +41,7 @@ the supersession rule by shape. --out writes every pair's verdict and reason.`,
 			if err != nil {
 				return err
 			}
-			floor := mc.Options.RestatementSimilarity
+			floor := mc.Options.Enrich.RestatementSimilarity
 			if floor == 0 {
 				floor = memory.DefaultRestatementSimilarity
 			}

@@ -46,7 +46,7 @@ func (a *app) enrichRetry(limit int) error {
 		return err
 	}
 	bar := a.newBar("enriching notes", total, 1)
-	a.Cfg.Options.OnEnrich = func(amem.Note, error) { bar.Add(1) }
+	a.Cfg.Options.Enrich.OnEnrich = func(amem.Note, error) { bar.Add(1) }
 	var done, failed int
 	var first error
 	for _, j := range jobs {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/kernel"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/memory"
@@ -51,8 +52,8 @@ func (a *app) openIdle(logger *slog.Logger) (*service, error) {
 		return nil, err
 	}
 	cfg.Log, cfg.Logger = a.stderr, logger
-	cfg.Options = memory.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, TrashFor: a.trashFor, Indexes: kernel.Options{ApproximateFrom: a.approximateFrom},
-		RestatementSimilarity: a.Restatement}
+	cfg.Options = memory.Options{TrashFor: a.trashFor, Indexes: kernel.Options{ApproximateFrom: a.approximateFrom},
+		Enrich: enrich.Options{Async: true, OnEnrich: s.enriched, ClaimLease: a.claimLease, RestatementSimilarity: a.Restatement}}
 	mem, st, err := local.OpenWithStore(a.ctx, cfg)
 	if err != nil {
 		return nil, err

@@ -114,7 +114,7 @@ func ExactArgs(n int, what string) cobra.PositionalArgs {
 type Globals struct {
 	Flags   FlagSettings
 	Verbose bool
-	// Restatement is memory.Options.RestatementSimilarity (0: its default).
+	// Restatement is memory.Options.Enrich.RestatementSimilarity (0: its default).
 	Restatement float64
 
 	// Cfg is the configuration the flags, the environment and the
@@ -137,7 +137,7 @@ func (g *Globals) Setup(root *cobra.Command, getenv func(string) string) {
 	root.SilenceUsage, root.SilenceErrors = true, true
 	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) (err error) {
 		g.Cfg, g.ConfigFile, g.DBFrom, err = resolveConfig(g.Flags, getenv)
-		g.Cfg.Options.RestatementSimilarity = g.Restatement
+		g.Cfg.Options.Enrich.RestatementSimilarity = g.Restatement
 		return err
 	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

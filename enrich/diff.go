@@ -1,4 +1,4 @@
-package memory
+package enrich
 
 import (
 	"encoding/json"
@@ -7,9 +7,9 @@ import (
 	"github.com/amem-dev/amem"
 )
 
-// diffSnapshots lists the fields that differ between two states, each as
-// JSON, in a fixed field order.
-func diffSnapshots(a, b amem.Snapshot) []amem.FieldChange {
+// Changes lists the fields that differ between two states, each as JSON,
+// in a fixed field order.
+func Changes(a, b amem.Snapshot) []amem.FieldChange {
 	var out []amem.FieldChange
 	add := func(field string, old, new any) {
 		o, _ := json.Marshal(old)
@@ -40,7 +40,26 @@ func diffSnapshots(a, b amem.Snapshot) []amem.FieldChange {
 	return out
 }
 
-func sameSnapshot(a, b amem.Snapshot) bool { return len(diffSnapshots(a, b)) == 0 }
+// SameSnapshot reports whether two states have no field change between
+// them.
+func SameSnapshot(a, b amem.Snapshot) bool { return len(Changes(a, b)) == 0 }
+
+// Version is the history row of n, changed by actor for reason from prev
+// (nil for a new note): its field changes and snapshot, at n.UpdatedAt.
+func Version(n amem.Note, actor amem.Actor, reason string, prev *amem.Note) amem.Version {
+	snap := n.Snapshot()
+	var changes []amem.FieldChange
+	if prev == nil {
+		changes = Changes(amem.Snapshot{}, snap)
+	} else {
+		changes = Changes(prev.Snapshot(), snap)
+	}
+	return amem.Version{
+		NoteID: n.ID, Namespace: n.Namespace, Version: n.Version,
+		Actor: actor, Reason: reason, Changes: changes, Snapshot: snap,
+		CreatedAt: n.UpdatedAt,
+	}
+}
 
 func nonNil(s []string) []string {
 	if s == nil {

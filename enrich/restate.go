@@ -1,4 +1,4 @@
-package memory
+package enrich
 
 import (
 	"slices"
@@ -148,8 +148,8 @@ func jaccard(a, b []string) float64 {
 
 // restatementOf returns the candidate n restates, if any: the nearest
 // candidate, when it is close enough and says the same.
-func (m *Memory) restatementOf(n amem.Note, cands []amem.Candidate) (amem.Candidate, bool) {
-	floor := m.opts.RestatementSimilarity
+func (e *Engine) restatementOf(n amem.Note, cands []amem.Candidate) (amem.Candidate, bool) {
+	floor := e.c.RestatementSimilarity
 	if floor < 0 || len(cands) == 0 {
 		return amem.Candidate{}, false
 	}

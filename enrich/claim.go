@@ -1,4 +1,4 @@
-package memory
+package enrich
 
 import (
 	"context"
@@ -21,7 +21,7 @@ import (
 
 // claim is one claim held by this process.
 type claim struct {
-	m      *Memory
+	e      *Engine
 	ref    amem.NoteRef
 	owner  string
 	stop   chan struct{}
@@ -35,25 +35,25 @@ type claim struct {
 const claimPoll = 100 * time.Millisecond
 
 // nextOwner returns a fresh owner token for one claim.
-func (m *Memory) nextOwner() string {
-	return m.owner + "#" + strconv.FormatUint(m.claims.Add(1), 10)
+func (e *Engine) nextOwner() string {
+	return e.owner + "#" + strconv.FormatUint(e.claims.Add(1), 10)
 }
 
 // claim takes the note's claim, waiting while another holds it.
-func (m *Memory) claim(ctx context.Context, ns, id string) (*claim, error) {
+func (e *Engine) claim(ctx context.Context, ns, id string) (*claim, error) {
 	ref := amem.NoteRef{Namespace: ns, ID: id}
-	owner := m.nextOwner()
+	owner := e.nextOwner()
 	for {
-		released := m.waitRelease(ref)
-		now := m.opts.Now()
-		err := m.update(ctx, func(tx amem.Tx) error {
-			return tx.Claim(ns, id, owner, now, now.Add(m.opts.ClaimLease))
+		released := e.waitRelease(ref)
+		now := e.c.Now()
+		err := e.h.Update(ctx, func(tx amem.Tx) error {
+			return tx.Claim(ns, id, owner, now, now.Add(e.c.ClaimLease))
 		})
 		if err == nil {
-			return m.hold(ref, owner), nil
+			return e.hold(ref, owner), nil
 		}
 		if !errors.Is(err, amem.ErrBusy) {
-			m.signalRelease(ref) // drops the channel; a waiter woken in vain tries again
+			e.signalRelease(ref) // drops the channel; a waiter woken in vain tries again
 			return nil, err
 		}
 		t := time.NewTimer(claimPoll)
@@ -62,7 +62,7 @@ func (m *Memory) claim(ctx context.Context, ns, id string) (*claim, error) {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			m.signalRelease(ref)
+			e.signalRelease(ref)
 			return nil, ctx.Err()
 		}
 		t.Stop()
@@ -70,13 +70,13 @@ func (m *Memory) claim(ctx context.Context, ns, id string) (*claim, error) {
 }
 
 // claimDue claims up to limit notes that are due, for the workers.
-func (m *Memory) claimDue(ctx context.Context, limit int) ([]*claim, error) {
-	owner := m.nextOwner()
+func (e *Engine) claimDue(ctx context.Context, limit int) ([]*claim, error) {
+	owner := e.nextOwner()
 	var refs []amem.NoteRef
-	now := m.opts.Now()
-	err := m.update(ctx, func(tx amem.Tx) error {
+	now := e.c.Now()
+	err := e.h.Update(ctx, func(tx amem.Tx) error {
 		var err error
-		refs, err = tx.ClaimDue(owner, now, now.Add(m.opts.ClaimLease), limit)
+		refs, err = tx.ClaimDue(owner, now, now.Add(e.c.ClaimLease), limit)
 		return err
 	})
 	if err != nil {
@@ -84,14 +84,14 @@ func (m *Memory) claimDue(ctx context.Context, limit int) ([]*claim, error) {
 	}
 	out := make([]*claim, len(refs))
 	for i, r := range refs {
-		out[i] = m.hold(r, owner)
+		out[i] = e.hold(r, owner)
 	}
 	return out, nil
 }
 
 // hold starts renewing a claim just taken.
-func (m *Memory) hold(ref amem.NoteRef, owner string) *claim {
-	c := &claim{m: m, ref: ref, owner: owner, stop: make(chan struct{})}
+func (e *Engine) hold(ref amem.NoteRef, owner string) *claim {
+	c := &claim{e: e, ref: ref, owner: owner, stop: make(chan struct{})}
 	c.done.Add(1)
 	go c.renew()
 	return c
@@ -100,7 +100,7 @@ func (m *Memory) hold(ref amem.NoteRef, owner string) *claim {
 // renew extends the lease every third of it until the claim ends.
 func (c *claim) renew() {
 	defer c.done.Done()
-	lease := c.m.opts.ClaimLease
+	lease := c.e.c.ClaimLease
 	t := time.NewTicker(lease / 3)
 	defer t.Stop()
 	for {
@@ -110,15 +110,15 @@ func (c *claim) renew() {
 		case <-t.C:
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), lease/3)
-		err := c.m.update(ctx, func(tx amem.Tx) error {
-			return tx.RenewClaim(c.ref.Namespace, c.ref.ID, c.owner, c.m.opts.Now().Add(lease))
+		err := c.e.h.Update(ctx, func(tx amem.Tx) error {
+			return tx.RenewClaim(c.ref.Namespace, c.ref.ID, c.owner, c.e.c.Now().Add(lease))
 		})
 		cancel()
 		if errors.Is(err, amem.ErrConflict) || errors.Is(err, amem.ErrNotFound) || errors.Is(err, amem.ErrClosed) {
 			return // lost or gone: the final write will find out
 		}
 		if err != nil {
-			c.m.log.Warn("renew enrichment claim", "namespace", c.ref.Namespace, "note", c.ref.ID, "err", err)
+			c.e.log.Warn("renew enrichment claim", "namespace", c.ref.Namespace, "note", c.ref.ID, "err", err)
 		}
 	}
 }
@@ -157,37 +157,37 @@ func (c *claim) end() {
 	c.mu.Unlock()
 	if !closed {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		err := c.m.update(ctx, func(tx amem.Tx) error { return tx.ReleaseClaim(c.ref.Namespace, c.ref.ID, c.owner) })
+		err := c.e.h.Update(ctx, func(tx amem.Tx) error { return tx.ReleaseClaim(c.ref.Namespace, c.ref.ID, c.owner) })
 		cancel()
 		if err != nil && !errors.Is(err, amem.ErrConflict) && !errors.Is(err, amem.ErrNotFound) && !errors.Is(err, amem.ErrClosed) {
 			// The lease still expires: the note is only delayed.
-			c.m.log.Warn("release enrichment claim", "namespace", c.ref.Namespace, "note", c.ref.ID, "err", err)
+			c.e.log.Warn("release enrichment claim", "namespace", c.ref.Namespace, "note", c.ref.ID, "err", err)
 		}
 	}
-	c.m.signalRelease(c.ref)
+	c.e.signalRelease(c.ref)
 }
 
 // waitRelease returns a channel closed when this process next releases a
 // claim on the note. Take it before trying to claim, so a release in
 // between is not missed.
-func (m *Memory) waitRelease(ref amem.NoteRef) <-chan struct{} {
+func (e *Engine) waitRelease(ref amem.NoteRef) <-chan struct{} {
 	key := ref.Namespace + "\x00" + ref.ID
-	m.waitMu.Lock()
-	defer m.waitMu.Unlock()
-	ch := m.waiters[key]
+	e.waitMu.Lock()
+	defer e.waitMu.Unlock()
+	ch := e.waiters[key]
 	if ch == nil {
 		ch = make(chan struct{})
-		m.waiters[key] = ch
+		e.waiters[key] = ch
 	}
 	return ch
 }
 
-func (m *Memory) signalRelease(ref amem.NoteRef) {
+func (e *Engine) signalRelease(ref amem.NoteRef) {
 	key := ref.Namespace + "\x00" + ref.ID
-	m.waitMu.Lock()
-	ch := m.waiters[key]
-	delete(m.waiters, key)
-	m.waitMu.Unlock()
+	e.waitMu.Lock()
+	ch := e.waiters[key]
+	delete(e.waiters, key)
+	e.waitMu.Unlock()
 	if ch != nil {
 		close(ch)
 	}
