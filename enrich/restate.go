@@ -28,6 +28,11 @@ const RestatementReason = "restates"
 // match besides (see sameFacts).
 const DefaultRestatementSimilarity = 0.93
 
+// Restates reports whether text a says what b says, the word test of a
+// restatement without its cosine floor; amem-eval supersede scores it on
+// labelled pairs.
+func Restates(a, b string) bool { return restates(a, b) }
+
 // restates reports whether text a says what b says: the same names,
 // numbers and negations, and nearly the same content words. Vectors alone
 // can't tell "I like tea" from "I don't like tea", or the 3 pm meeting

@@ -13,12 +13,13 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/enrich"
 	factrules "github.com/amem-dev/amem/internal/facts"
 )
 
 // Supersession (issue 30, item 4): does a newer memory make an older one
 // stop being true? amem-eval supersede scores facts.Supersedes and the
-// restatement rule of memory/restate.go on the hand-labelled pairs of
+// restatement rule of enrich/restate.go on the hand-labelled pairs of
 // testdata/supersede (LABELLING.md there has the rules).
 
 // Labels of a supersession pair.
@@ -130,7 +131,7 @@ func RunSupersede(ctx context.Context, pairs []SupersedePair, cfg SupersedeConfi
 	res := SupersedeResults{Date: time.Now().UTC().Format("2006-01-02")}
 	for i, p := range pairs {
 		cos := cosine(vecs[2*i], vecs[2*i+1])
-		words := restates(p.New.Text, p.Old.Text)
+		words := enrich.Restates(p.New.Text, p.Old.Text)
 		sup, why := factrules.Supersedes(factrules.Note{Text: p.Old.Text, Time: p.Old.Time}, factrules.Note{Text: p.New.Text, Time: p.New.Time}, cos)
 		res.Pairs = append(res.Pairs, PairResult{
 			SupersedePair: p,

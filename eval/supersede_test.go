@@ -4,10 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"go/ast"
-	"go/parser"
-	"go/printer"
-	"go/token"
 	"os"
 	"strconv"
 	"strings"
@@ -66,53 +62,6 @@ func TestSupersedePairs(t *testing.T) {
 	} {
 		if !strings.Contains(string(doc), want) {
 			t.Errorf("LABELLING.md does not say %q", want)
-		}
-	}
-}
-
-// The restatement figures are the engine's rule's: eval's copy of the
-// decision (restate.go) declares the same things as enrich/restate.go,
-// token for token, but for the name internal/words is imported under.
-func TestRestateCopyInStep(t *testing.T) {
-	decls := func(path string) map[string]string {
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, d := range f.Decls {
-			var name string
-			switch d := d.(type) {
-			case *ast.FuncDecl:
-				if d.Recv != nil {
-					continue // methods of Memory: the engine's plumbing, not the decision
-				}
-				name = d.Name.Name
-			case *ast.GenDecl:
-				if d.Tok == token.IMPORT {
-					continue
-				}
-				spec := d.Specs[0]
-				switch s := spec.(type) {
-				case *ast.TypeSpec:
-					name = s.Name.Name
-				case *ast.ValueSpec:
-					name = s.Names[0].Name
-				}
-			}
-			var b bytes.Buffer
-			printer.Fprint(&b, fset, d)
-			out[name] = strings.ReplaceAll(b.String(), "wordlist.", "words.")
-		}
-		return out
-	}
-	engine, copied := decls("../enrich/restate.go"), decls("restate.go")
-	for _, name := range []string{"restates", "restateOverlap", "subset", "facts", "changeMarkers", "negations", "restateStopwords", "init", "factsOf", "jaccard"} {
-		if copied[name] == "" {
-			t.Errorf("eval/restate.go lacks %s", name)
-		} else if engine[name] != copied[name] {
-			t.Errorf("%s differs from enrich/restate.go's:\n%s\nwant:\n%s", name, copied[name], engine[name])
 		}
 	}
 }
