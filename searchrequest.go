@@ -60,16 +60,17 @@ type SearchRequest struct {
 	// Mode defaults to SearchHybrid.
 	Mode   SearchMode
 	Filter Filter
-	// LinksPerHit and LinkBudget override Options for this search; zero
-	// means the Options value, negative disables linked notes.
+	// LinksPerHit and LinkBudget override Options.Search's for this
+	// search; zero means the options' value, negative disables linked
+	// notes.
 	LinksPerHit int
 	LinkBudget  int
-	// LinkOrder overrides Options.LinkOrder.
+	// LinkOrder overrides Options.Search.LinkOrder.
 	LinkOrder LinkOrder
 	// NoRanker keeps the conversation profile in fusion's order, without
-	// Options.Ranker.
+	// Options.Search.Ranker.
 	NoRanker bool
-	// Profile overrides Options.Profile (hybrid mode).
+	// Profile overrides Options.Search.Profile (hybrid mode).
 	Profile Profile
 	// MinScore drops the direct hits whose Score, their relevance in
 	// [0, 1], is below it; the search still returns up to K of those

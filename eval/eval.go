@@ -84,16 +84,16 @@ type Config struct {
 	// baselines use their own.
 	Search amem.SearchMode
 	// LexicalWeight weighs the full-text ranking in the amem modes' hybrid
-	// fusion (memory.Options.LexicalWeight; default 1). The hybrid baseline
+	// fusion (memory.Options.Search.LexicalWeight; default 1). The hybrid baseline
 	// is plain reciprocal rank fusion, weight 1, whatever this says.
 	LexicalWeight float64
 	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight weigh hybrid
-	// search's extra rankings in the amem modes (memory.Options.ReplyWeight
+	// search's extra rankings in the amem modes (memory.Options.Search.ReplyWeight
 	// and the rest; 0, the default, is off). The baselines never use
 	// them.
 	ReplyWeight, FeedbackWeight, DenseFeedbackWeight float64
 	// DaySpread spreads the amem modes' hybrid hits over days
-	// (memory.Options.DaySpread; 0, the default, is off).
+	// (memory.Options.Search.DaySpread; 0, the default, is off).
 	DaySpread float64
 	// Ranker re-orders the amem modes' hybrid candidates (the ranker the
 	// product ships, say); nil: fusion's order. NoRanker turns it off

@@ -105,7 +105,7 @@ func DefaultGrid() []GridParam {
 }
 
 // extraRanking is the weight of one of hybrid search's extra rankings
-// (memory.Options.ReplyWeight and the rest), where 0 is off: cfg's
+// (memory.Options.Search.ReplyWeight and the rest), where 0 is off: cfg's
 // value is the shipped one, field the request's override.
 func extraRanking(name string, shipped func(*Config) float64, field func(*request) *float64) tunable {
 	return tunable{

@@ -186,8 +186,8 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 		opts.Logger = discardLogger()
 	}
 	res := &SuiteResults{Date: cfg.Now().UTC().Format(time.DateOnly), Machine: machine(), K: cfg.K, PrefixK: cfg.PrefixK}
-	if opts.Relevance != nil {
-		res.MinScore = opts.Relevance.MinScore
+	if opts.Search.Relevance != nil {
+		res.MinScore = opts.Search.Relevance.MinScore
 	}
 	var fitQs []fitQuery
 	for _, set := range sets {

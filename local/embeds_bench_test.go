@@ -64,7 +64,7 @@ func benchAddEmbeddings(b *testing.B, embedText func(amem.Note) string) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, EmbedText: embedText})
+	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), Search: memory.SearchOptions{LexicalWeight: 4}, EmbedText: embedText})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,7 @@
 package local
 
 // LexicalWeight is the hybrid-search weight of the full-text ranking
-// (memory.Options.LexicalWeight) that suits the named embedder.
+// (memory.Options.Search.LexicalWeight) that suits the named embedder.
 //
 // The offline sentence model ranks LoCoMo evidence far worse than BM25
 // over enriched notes (recall@10 0.41 against 0.64), so fusion must lean
@@ -23,7 +23,7 @@ func LexicalWeight(embedder string) float64 {
 }
 
 // ExtraRankings are the weights of hybrid search's reply and feedback
-// rankings (memory.Options.ReplyWeight, FeedbackWeight) that suit the named
+// rankings (memory.Options.Search.ReplyWeight, FeedbackWeight) that suit the named
 // embedder, with LexicalWeight's full-text weight.
 //
 // For the offline sentence model they were chosen on LoCoMo's

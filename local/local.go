@@ -86,7 +86,7 @@ type Config struct {
 	DeferEmbedder bool
 	// NoRanker leaves hybrid search in fusion's order: without it, the
 	// learned ranker that suits the embedder (Ranker) re-orders the
-	// candidates unless Options.Ranker names another.
+	// candidates unless Options.Search.Ranker names another.
 	NoRanker bool
 	// Options are passed to memory.Open; Embedder and Curator in it are
 	// overwritten by the choices above.
@@ -182,25 +182,25 @@ func NewCurator(cfg Config, emb amem.Embedder) (amem.Curator, error) {
 func ProductOptions(cfg Config, emb amem.Embedder) (memory.Options, error) {
 	opts := cfg.Options
 	opts.Embedder = emb
-	if opts.LexicalWeight == 0 {
-		opts.LexicalWeight = LexicalWeight(cfg.Embedder)
+	if opts.Search.LexicalWeight == 0 {
+		opts.Search.LexicalWeight = LexicalWeight(cfg.Embedder)
 	}
 	reply, feedback := ExtraRankings(cfg.Embedder)
-	if opts.ReplyWeight == 0 {
-		opts.ReplyWeight = reply
+	if opts.Search.ReplyWeight == 0 {
+		opts.Search.ReplyWeight = reply
 	}
-	if opts.FeedbackWeight == 0 {
-		opts.FeedbackWeight = feedback
+	if opts.Search.FeedbackWeight == 0 {
+		opts.Search.FeedbackWeight = feedback
 	}
-	if opts.Ranker == nil && !cfg.NoRanker {
+	if opts.Search.Ranker == nil && !cfg.NoRanker {
 		var err error
-		if opts.Ranker, err = Ranker(cfg.Embedder); err != nil {
+		if opts.Search.Ranker, err = Ranker(cfg.Embedder); err != nil {
 			return memory.Options{}, err
 		}
 	}
-	if opts.Relevance == nil {
+	if opts.Search.Relevance == nil {
 		var err error
-		if opts.Relevance, err = Relevance(cfg.Embedder); err != nil {
+		if opts.Search.Relevance, err = Relevance(cfg.Embedder); err != nil {
 			return memory.Options{}, err
 		}
 	}

@@ -23,7 +23,7 @@ import (
 var rankerJSON []byte
 
 // Ranker is the learned ranker that suits the named embedder
-// (memory.Options.Ranker): the shipped one for use-lite (and ""), nil for
+// (memory.Options.Search.Ranker): the shipped one for use-lite (and ""), nil for
 // the others, whose scores it was not trained on. The error is for a
 // ranker.json that does not validate, which TestShippedRanker rules out.
 func Ranker(embedder string) (*memory.Ranker, error) {

@@ -2,6 +2,7 @@ package local
 
 import (
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/amem-dev/amem/memory"
@@ -56,5 +57,38 @@ func TestShippedRelevance(t *testing.T) {
 	}
 	if r, err := Relevance(EmbedderLexical); r != nil || err != nil {
 		t.Fatalf("Relevance(lexical) = %v, %v; want none: fitted on use-lite's cosines", r, err)
+	}
+}
+
+// ProductOptions puts the shipped ranker in Options.Search.Ranker unless
+// Config.NoRanker declines it; a ranker the caller set in the options is
+// kept either way (docs/LIBRARY.md, "Which ranker").
+func TestProductOptionsRanker(t *testing.T) {
+	shipped, err := Ranker(EmbedderUSELite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own := &memory.Ranker{Weights: map[string]float64{"fused": 1}}
+	withOwn := memory.Options{Search: memory.SearchOptions{Ranker: own}}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		want *memory.Ranker
+	}{
+		{"default", Config{}, shipped},
+		{"no ranker", Config{NoRanker: true}, nil},
+		{"own ranker", Config{Options: withOwn}, own},
+		{"own ranker and no ranker", Config{NoRanker: true, Options: withOwn}, own},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			c.cfg.Curator = CuratorNone
+			opts, err := ProductOptions(c.cfg, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := opts.Search.Ranker; !reflect.DeepEqual(got, c.want) {
+				t.Fatalf("Search.Ranker = %+v, want %+v", got, c.want)
+			}
+		})
 	}
 }

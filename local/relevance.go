@@ -22,7 +22,7 @@ import (
 var relevanceJSON []byte
 
 // Relevance is the relevance curves that suit the named embedder
-// (memory.Options.Relevance): the shipped ones for use-lite (and ""), nil
+// (memory.Options.Search.Relevance): the shipped ones for use-lite (and ""), nil
 // (amem.DefaultRelevance) for the others, whose cosines run on another
 // scale. The error is for a relevance.json that does not validate, which
 // TestShippedRelevance rules out.

@@ -59,7 +59,7 @@ func BenchmarkScale(b *testing.B) {
 					b.Fatal(err)
 				}
 				idxDir := b.TempDir()
-				mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), LexicalWeight: 4, Indexes: kernel.Options{IndexDir: idxDir}})
+				mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Curator: offline.New(emb, nil), Search: memory.SearchOptions{LexicalWeight: 4}, Indexes: kernel.Options{IndexDir: idxDir}})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -218,7 +218,7 @@ func BenchmarkSearchModes(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, Relevance: rel, Indexes: kernel.Options{IndexDir: IndexDir(path)}})
+			mem, err := memory.Open(ctx, st, &memory.Options{Embedder: emb, Search: memory.SearchOptions{LexicalWeight: LexicalWeight(EmbedderUSELite), ReplyWeight: reply, FeedbackWeight: feedback, Ranker: ranker, Relevance: rel}, Indexes: kernel.Options{IndexDir: IndexDir(path)}})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -92,7 +92,7 @@ func TestMCPSearchFloor(t *testing.T) {
 	rel.MinScore = 0.5
 	mem, _, err := local.OpenWithStore(ctx, local.Config{
 		Path: filepath.Join(t.TempDir(), "amem.db"), Embedder: local.EmbedderLexical, Curator: local.CuratorNone,
-		Logger: slog.New(slog.DiscardHandler), Options: memory.Options{Relevance: &rel},
+		Logger: slog.New(slog.DiscardHandler), Options: memory.Options{Search: memory.SearchOptions{Relevance: &rel}},
 	})
 	if err != nil {
 		t.Fatal(err)

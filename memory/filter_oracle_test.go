@@ -228,7 +228,7 @@ func checkFilterOracle(t *testing.T, seed uint64, queries, approximateFrom int) 
 	notes := oracleNotes(t, r, path, ns, emb, 200)
 	const lexWeight = 2.5 // not 1, so that the weights are checked
 	rel := memory.DefaultRelevance
-	mem := openOpts(t, path, memory.Options{Embedder: emb, LexicalWeight: lexWeight, Indexes: kernel.Options{ApproximateFrom: approximateFrom}, Logger: quiet})
+	mem := openOpts(t, path, memory.Options{Embedder: emb, Search: memory.SearchOptions{LexicalWeight: lexWeight}, Indexes: kernel.Options{ApproximateFrom: approximateFrom}, Logger: quiet})
 	defer mem.Close()
 	if approximateFrom > 0 {
 		waitApproximate(t, mem, ns)

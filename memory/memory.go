@@ -46,9 +46,9 @@ func Open(ctx context.Context, store amem.Store, opts *Options) (*Memory, error)
 	if o.Embedder == nil {
 		return nil, invalidf("Options.Embedder is nil; use package local for the offline default or pass one")
 	}
-	if o.Ranker != nil {
-		if err := o.Ranker.Validate(); err != nil {
-			return nil, fmt.Errorf("Options.Ranker: %w", err)
+	if o.Search.Ranker != nil {
+		if err := o.Search.Ranker.Validate(); err != nil {
+			return nil, fmt.Errorf("Options.Search.Ranker: %w", err)
 		}
 	}
 	if o.Embedder.Dimensions() <= 0 {

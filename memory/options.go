@@ -42,6 +42,34 @@ type Options struct {
 	// MaxContentBytes bounds a note's content (default 32 KiB).
 	MaxContentBytes int
 
+	// Search are the search's knobs: the linked notes' policy, hybrid
+	// search's fusion weights, day spread, ranker and profile, and the
+	// relevance curves (SearchOptions).
+	Search SearchOptions
+
+	// TrashFor is how long Delete keeps a note in the trash (Trash)
+	// before it is deleted for good, over a store with amem.Trasher.
+	// Default DefaultTrashFor (30 days); negative turns the trash off, so
+	// that Delete deletes for good.
+	TrashFor time.Duration
+
+	// Enrich are the enrichment's knobs: the candidates shown to the
+	// curator, restatements, background mode (Async), retries, claim
+	// leases, the OnEnrich hook (package enrich).
+	Enrich enrich.Options
+
+	// Indexes are the in-process indexes' knobs: the memory budget, when
+	// a namespace is searched approximately and how, and where the
+	// indexes are saved (package kernel).
+	Indexes kernel.Options
+}
+
+// SearchOptions are Search's knobs, Options.Search. Each zero field means
+// its default (WithDefaults); a SearchRequest overrides some of them for
+// one search (LinksPerHit, LinkBudget, LinkOrder, Profile, NoRanker).
+// They live here rather than in package search because the ranker's type
+// is package search/conversation's, which imports search.
+type SearchOptions struct {
 	// LinksPerHit and LinkBudget set the retrieval policy: after the direct
 	// hits, each direct hit (in rank order) brings up to LinksPerHit of its
 	// strongest linked notes, until LinkBudget linked notes are in the
@@ -64,24 +92,23 @@ type Options struct {
 	LexicalWeight float64
 	// ReplyWeight, FeedbackWeight and DenseFeedbackWeight weigh three
 	// more rankings in the conversation profile's fusion (package
-	// search/conversation): the notes
-	// written right after the first hits (a conversation's replies), a
-	// full-text search of the first hits' keywords, and a vector search
-	// of the mean of their embeddings (pseudo-relevance feedback on
-	// either side). Default 0: off.
+	// search/conversation): the notes written right after the first hits
+	// (a conversation's replies), a full-text search of the first hits'
+	// keywords, and a vector search of the mean of their embeddings
+	// (pseudo-relevance feedback on either side). Default 0: off.
 	ReplyWeight         float64
 	FeedbackWeight      float64
 	DenseFeedbackWeight float64
 	// DaySpread, in [0, 1), spreads hybrid search's hits over the days
-	// they were said (package search/conversation): each hit's fused score is
-	// multiplied by 1 - DaySpread for every better hit from the same day.
-	// Default 0: off.
+	// they were said (package search/conversation): each hit's fused
+	// score is multiplied by 1 - DaySpread for every better hit from the
+	// same day. Default 0: off.
 	DaySpread float64
 	// Ranker re-orders hybrid search's first candidates by a learned
-	// score (package search/conversation), in the conversation profile. Default nil:
-	// fusion's order. Package local sets the weights trained on LoCoMo's
-	// development split. A day spread, when on, takes the ranker's
-	// place: the ranker was trained without it.
+	// score (package search/conversation), in the conversation profile.
+	// Default nil: fusion's order. Package local sets the weights
+	// trained on LoCoMo's development split. A day spread, when on, takes
+	// the ranker's place: the ranker was trained without it.
 	Ranker *Ranker
 
 	// Profile is hybrid search's profile (search.Profile) when a request
@@ -94,22 +121,6 @@ type Options struct {
 	// Relevance turns what a search measured of each hit into its Score
 	// (search.Relevance). Default DefaultRelevance.
 	Relevance *Relevance
-
-	// TrashFor is how long Delete keeps a note in the trash (Trash)
-	// before it is deleted for good, over a store with amem.Trasher.
-	// Default DefaultTrashFor (30 days); negative turns the trash off, so
-	// that Delete deletes for good.
-	TrashFor time.Duration
-
-	// Enrich are the enrichment's knobs: the candidates shown to the
-	// curator, restatements, background mode (Async), retries, claim
-	// leases, the OnEnrich hook (package enrich).
-	Enrich enrich.Options
-
-	// Indexes are the in-process indexes' knobs: the memory budget, when
-	// a namespace is searched approximately and how, and where the
-	// indexes are saved (package kernel).
-	Indexes kernel.Options
 }
 
 // Defaults.
@@ -158,22 +169,32 @@ func (o *Options) withDefaults() Options {
 	if v.MaxContentBytes <= 0 {
 		v.MaxContentBytes = DefaultMaxContentBytes
 	}
-	if v.LinkOrder == "" {
-		v.LinkOrder = amem.LinksAfter
-	}
-	if v.LinksPerHit == 0 {
-		v.LinksPerHit = DefaultLinksPerHit
-	}
-	if v.LexicalWeight <= 0 {
-		v.LexicalWeight = 1
-	}
-	if v.Relevance == nil {
-		v.Relevance = &DefaultRelevance
-	}
-	if v.Profile == "" {
-		v.Profile = amem.ProfileAuto
-	}
+	v.Search = v.Search.WithDefaults()
 	v.Enrich = v.Enrich.WithDefaults()
 	v.Indexes = v.Indexes.WithDefaults()
 	return v
+}
+
+// WithDefaults returns o with each zero field set to its default:
+// LinksPerHit DefaultLinksPerHit, LinkOrder LinksAfter, LexicalWeight 1
+// (a zero or negative weight), Profile ProfileAuto, Relevance
+// DefaultRelevance. LinkBudget stays 0, k at each search; the reply and
+// feedback weights, the day spread and the ranker stay off.
+func (o SearchOptions) WithDefaults() SearchOptions {
+	if o.LinkOrder == "" {
+		o.LinkOrder = amem.LinksAfter
+	}
+	if o.LinksPerHit == 0 {
+		o.LinksPerHit = DefaultLinksPerHit
+	}
+	if o.LexicalWeight <= 0 {
+		o.LexicalWeight = 1
+	}
+	if o.Relevance == nil {
+		o.Relevance = &DefaultRelevance
+	}
+	if o.Profile == "" {
+		o.Profile = amem.ProfileAuto
+	}
+	return o
 }

@@ -52,7 +52,7 @@ func TestRankerInvalidRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	_, err = memory.Open(context.Background(), st, &memory.Options{Embedder: lexical.New(nil), Ranker: bad, Logger: quiet})
+	_, err = memory.Open(context.Background(), st, &memory.Options{Embedder: lexical.New(nil), Search: memory.SearchOptions{Ranker: bad}, Logger: quiet})
 	if !errors.Is(err, amem.ErrInvalid) {
 		t.Fatalf("Open with an invalid ranker: %v, want ErrInvalid", err)
 	}
@@ -68,7 +68,7 @@ func TestRankerInvalidRefused(t *testing.T) {
 func rankerMemory(t *testing.T, ranker *memory.Ranker) *memory.Memory {
 	t.Helper()
 	mem := openOpts(t, filepath.Join(t.TempDir(), "amem.db"), memory.Options{
-		Embedder: lexical.New(nil), LexicalWeight: 4, ReplyWeight: 1, FeedbackWeight: 1, Ranker: ranker, Logger: quiet})
+		Embedder: lexical.New(nil), Search: memory.SearchOptions{LexicalWeight: 4, ReplyWeight: 1, FeedbackWeight: 1, Ranker: ranker}, Logger: quiet})
 	t.Cleanup(func() { mem.Close() })
 	words := strings.Fields("garden river apple stone cloud music paper window bread horse candle forest")
 	t0 := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)

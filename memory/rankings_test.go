@@ -48,7 +48,7 @@ func hitIDs(t *testing.T, mem *memory.Memory, req amem.SearchRequest, tn ...sear
 // the offline default does, with the lexical embedder and options o.
 func openWeighted(t *testing.T, o memory.Options) *memory.Memory {
 	t.Helper()
-	o.Embedder, o.LexicalWeight, o.Logger = lexical.New(nil), 4, quiet
+	o.Embedder, o.Search.LexicalWeight, o.Logger = lexical.New(nil), 4, quiet
 	mem := openOpts(t, filepath.Join(t.TempDir(), "amem.db"), o)
 	t.Cleanup(func() { mem.Close() })
 	return mem
@@ -133,7 +133,7 @@ func TestFeedbackRankingSearchesTheHitsKeywords(t *testing.T) {
 func TestRankingWeightsFromOptions(t *testing.T) {
 	ctx := context.Background()
 	t0 := time.Date(2023, 5, 8, 13, 0, 0, 0, time.UTC)
-	mem := openWeighted(t, memory.Options{ReplyWeight: 2})
+	mem := openWeighted(t, memory.Options{Search: memory.SearchOptions{ReplyWeight: 2}})
 	if _, err := mem.Add(ctx, amem.AddRequest{Namespace: "ns", Content: "what have you been painting lately?", EventTime: t0}); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestRankingWeightsFromOptions(t *testing.T) {
 	}
 	got := hitIDs(t, mem, amem.SearchRequest{Query: "painting lately", K: 2})
 	if !slices.Contains(got, reply.ID) {
-		t.Fatalf("Options.ReplyWeight 2: %v, want the reply %s among 2", got, reply.ID)
+		t.Fatalf("Options.Search.ReplyWeight 2: %v, want the reply %s among 2", got, reply.ID)
 	}
 	got = hitIDs(t, mem, amem.SearchRequest{Query: "painting lately", K: 2}, searchtune.Tuning{ReplyWeight: -1})
 	if slices.Contains(got, reply.ID) {

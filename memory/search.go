@@ -27,7 +27,7 @@ type (
 	Logistic  = search.Logistic
 )
 
-// DefaultRelevance are the curves used when Options.Relevance is nil.
+// DefaultRelevance are the curves used when Options.Search.Relevance is nil.
 var DefaultRelevance = search.DefaultRelevance
 
 // SearchCandidate is a note hybrid search considers, measured.
@@ -97,7 +97,7 @@ func (m *Memory) search(ctx context.Context, req amem.SearchRequest) ([]amem.Res
 }
 
 func (m *Memory) searchIn(ctx context.Context, req amem.SearchRequest, p searchPlan, v *searchView) ([]amem.Result, error) {
-	cfg := search.Config{Relevance: m.opts.Relevance}
+	cfg := search.Config{Relevance: m.opts.Search.Relevance}
 	if p.mode == amem.SearchHybrid {
 		cfg.Conversation = m.orderer(v, p).Order
 	}
@@ -161,7 +161,7 @@ func (m *Memory) planSearch(ctx context.Context, req amem.SearchRequest) (search
 	default:
 		return p, invalidf("search mode %q; use vector, lexical or hybrid", p.mode)
 	}
-	p.perHit, p.budget = m.opts.LinksPerHit, m.opts.LinkBudget
+	p.perHit, p.budget = m.opts.Search.LinksPerHit, m.opts.Search.LinkBudget
 	if req.LinksPerHit != 0 {
 		p.perHit = req.LinksPerHit
 	}
@@ -171,7 +171,7 @@ func (m *Memory) planSearch(ctx context.Context, req amem.SearchRequest) (search
 	if p.budget == 0 {
 		p.budget = p.k
 	}
-	p.order = m.opts.LinkOrder
+	p.order = m.opts.Search.LinkOrder
 	if req.LinkOrder != "" {
 		p.order = req.LinkOrder
 	}
@@ -184,7 +184,7 @@ func (m *Memory) planSearch(ctx context.Context, req amem.SearchRequest) (search
 	}
 	p.at = searchTime(req, m.opts.Now())
 	f = asOfFilter(req, f, p.at)
-	p.profile = m.opts.Profile
+	p.profile = m.opts.Search.Profile
 	if req.Profile != "" {
 		p.profile = req.Profile
 	}
@@ -224,8 +224,8 @@ func (m *Memory) planSearch(ctx context.Context, req amem.SearchRequest) (search
 func (m *Memory) planConversation(ctx context.Context, req amem.SearchRequest, p *searchPlan) error {
 	t, _ := searchtune.From(ctx)
 	p.weights = conversation.Weights{
-		Lexical: m.opts.LexicalWeight, Reply: m.opts.ReplyWeight, Feedback: m.opts.FeedbackWeight,
-		Dense: m.opts.DenseFeedbackWeight, DaySpread: m.opts.DaySpread,
+		Lexical: m.opts.Search.LexicalWeight, Reply: m.opts.Search.ReplyWeight, Feedback: m.opts.Search.FeedbackWeight,
+		Dense: m.opts.Search.DenseFeedbackWeight, DaySpread: m.opts.Search.DaySpread,
 	}
 	for _, o := range []struct {
 		tuned float64
@@ -245,7 +245,7 @@ func (m *Memory) planConversation(ctx context.Context, req amem.SearchRequest, p
 	if p.weights.DaySpread >= 1 {
 		return invalidf("day spread %v; it must be below 1", p.weights.DaySpread)
 	}
-	p.ranker = m.opts.Ranker
+	p.ranker = m.opts.Search.Ranker
 	if t.Ranker != nil {
 		if err := t.Ranker.Validate(); err != nil {
 			return err
@@ -287,19 +287,19 @@ func (m *Memory) RankFeatures(ctx context.Context, req amem.SearchRequest) ([]Ra
 func (m *Memory) SearchCandidates(ctx context.Context, req amem.SearchRequest) ([]SearchCandidate, error) {
 	req.Mode, req.K, req.MinScore, req.Profile = amem.SearchHybrid, 1, 0, amem.ProfileGeneral
 	return planned(ctx, m, req, func(p searchPlan, v *searchView) ([]SearchCandidate, error) {
-		return search.Candidates(ctx, v, v.embedding, p.q, m.opts.Relevance)
+		return search.Candidates(ctx, v, v.embedding, p.q, m.opts.Search.Relevance)
 	})
 }
 
 // SearchProfile says which profile a hybrid search of the namespace
-// would use now, with the options' profile (Options.Profile) or want if
+// would use now, with the options' profile (Options.Search.Profile) or want if
 // it is set, and why.
 func (m *Memory) SearchProfile(ctx context.Context, ns string, want amem.Profile) (amem.ProfileInfo, error) {
 	if err := amem.ValidNamespace(ns); err != nil {
 		return amem.ProfileInfo{}, err
 	}
 	if want == "" {
-		want = m.opts.Profile
+		want = m.opts.Search.Profile
 	}
 	want, err := search.ValidProfile(want)
 	if err != nil {
@@ -316,7 +316,7 @@ func (m *Memory) SearchProfile(ctx context.Context, ns string, want amem.Profile
 // SuggestedMinScore is the relevance floor measured for the memory's
 // curves (Relevance.MinScore): what an agent's search applies unless it
 // names its own; 0 where the curves are not calibrated for the embedder.
-func (m *Memory) SuggestedMinScore() float64 { return m.opts.Relevance.MinScore }
+func (m *Memory) SuggestedMinScore() float64 { return m.opts.Search.Relevance.MinScore }
 
 // validFilter checks a search filter as Add checks a note's tags and
 // metadata, and returns it with its tags trimmed as stored tags are: a

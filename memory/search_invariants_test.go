@@ -35,8 +35,10 @@ var searchModes = []struct {
 func invariantMemory(t *testing.T, r *rand.Rand, ns string, n int, speaker bool) (*memory.Memory, []string) {
 	t.Helper()
 	mem := openOpts(t, filepath.Join(t.TempDir(), "inv.db"), memory.Options{
-		Embedder: lexical.New(nil), LexicalWeight: 4, ReplyWeight: 1.5, FeedbackWeight: 2,
-		Ranker: &memory.Ranker{Weights: map[string]float64{"length": 1, "fused": 50, "rrf:reply": 30}}, Logger: quiet,
+		Embedder: lexical.New(nil), Logger: quiet, Search: memory.SearchOptions{
+			LexicalWeight: 4, ReplyWeight: 1.5, FeedbackWeight: 2,
+			Ranker: &memory.Ranker{Weights: map[string]float64{"length": 1, "fused": 50, "rrf:reply": 30}},
+		},
 	})
 	t.Cleanup(func() { mem.Close() })
 	words := strings.Fields("garden river apple stone cloud music paper window bread horse candle forest dog walk vet rex alice budget")

@@ -75,8 +75,8 @@ func (r *Relevance) Validate() error {
 	return nil
 }
 
-// DefaultRelevance are the curves used when amem's Options.Relevance is nil:
-// those fitted for the offline default (package local's relevance.json
+// DefaultRelevance are the curves used when memory's
+// Options.Search.Relevance is nil: those fitted for the offline default (package local's relevance.json
 // holds them, and says how they were made), rounded, without their
 // floor. Another embedder's cosines run on another scale, so its scores
 // are only roughly calibrated by them, though the general profile's

@@ -19,7 +19,7 @@ type Tuning struct {
 	FeedbackWeight      float64
 	DenseFeedbackWeight float64
 	DaySpread           float64
-	// Ranker replaces Options.Ranker; nil keeps it.
+	// Ranker replaces Options.Search.Ranker; nil keeps it.
 	Ranker *conversation.Ranker
 }
 

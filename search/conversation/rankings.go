@@ -12,8 +12,8 @@ import (
 
 // The profile can fuse three more rankings, each derived from a first
 // fusion of the vector and full-text rankings, each with its own weight
-// (Weights.Reply, Feedback, Dense; amem's Options.ReplyWeight and the
-// rest; off unless set).
+// (Weights.Reply, Feedback, Dense; memory's Options.Search.ReplyWeight
+// and the rest; off unless set).
 //
 // Replies. In a conversation the answer is often the note right after
 // the one the question matches: "What did Melanie paint?" matches
