@@ -357,6 +357,12 @@ func TestBrowserScreenshots(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// One note deleted into the trash, for the Trash screen.
+	gone := e.addAt(t, "caroline-and-melanie", "Melanie's old gym membership renews every January.", day(60, 8), "health")
+	if err := e.mem.Delete(ctx, "caroline-and-melanie", gone.ID); err != nil {
+		t.Fatal(err)
+	}
+
 	p := newPage(t, e.url)
 	if _, err := chromedp.Call(p.ctx, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{Width: 1280, Height: 800, DeviceScaleFactor: 1}); err != nil {
 		t.Fatal(err)
@@ -411,6 +417,9 @@ func TestBrowserScreenshots(t *testing.T) {
 	p.goTo("#/stats")
 	p.waitFor("the stats", `document.querySelector('#stats-summary') !== null`)
 	shot("stats")
+	p.goTo("#/trash")
+	p.waitFor("the trash", `document.querySelectorAll('#trash tbody tr').length === 1`)
+	shot("trash")
 	p.goTo("#/note/01ARZ3NDEKTSV4RRFFQ69G5FAV")
 	p.waitFor("the error", `document.getElementById('view-error') !== null`)
 	shot("not-found")

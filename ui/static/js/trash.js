@@ -1,6 +1,6 @@
 // The trash: the namespace's deleted notes, each restorable until it
 // expires, and the Undo offered right after a delete.
-import { h, route, say, snippet, timeEl, confirmDialog } from './dom.js';
+import { h, route, say, snippet, timeEl, confirmDialog, emptyState } from './dom.js';
 import { nsPath } from './api.js';
 
 const PAGE = 50;
@@ -29,14 +29,15 @@ export async function trashView({ api, ns, query, el, go }) {
       go(['trash']);
     });
   });
-  el.append(h('h1', null, 'Trash of ', h('q', null, ns)),
+  el.append(h('div', { class: 'page-head' },
+    h('h1', null, 'Trash'), h('span', { class: 'ns-badge', title: 'Namespace' }, ns)),
     h('p', { class: 'muted' }, 'Deleted notes are kept here, with their links and history, until they expire; restoring one brings it back as a new version.'),
     h('div', { class: 'actions' }, empty));
 
   if (notes.length === 0) {
-    el.append(h('p', { class: 'muted', id: 'no-trash' }, 'The trash is empty.'));
+    el.append(emptyState('no-trash', 'The trash is empty.'));
   } else {
-    el.append(h('table', { id: 'trash' },
+    el.append(h('table', { id: 'trash', class: 'list' },
       h('thead', null, h('tr', null, ['Content', 'Deleted', 'Expires', ''].map((c) => h('th', { scope: 'col' }, c)))),
       h('tbody', null, notes.map((t) => trashRow(api, ns, t, act, go)))));
   }
