@@ -49,7 +49,8 @@ func ours(path string) bool { return path == module || strings.HasPrefix(path, m
 // no store and knows no engine; the engine, the kernel beneath it (the
 // index cache) and the enrichment beside it know no server, store or
 // command, and the enrichment reaches the memory and its indexes only
-// through enrich.Host; nothing imports a command.
+// through enrich.Host, as export and import (package transfer) do through
+// transfer.Host; nothing imports a command.
 func TestImportRules(t *testing.T) {
 	all := goList(t, "./...")
 	byPath := map[string]pkgInfo{}
@@ -81,6 +82,7 @@ func TestImportRules(t *testing.T) {
 		{"/memory", []string{"/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 		{"/kernel", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 		{"/enrich", []string{"/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
+		{"/transfer", []string{"/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 	}
 	for _, r := range rules {
 		p, ok := byPath[module+r.pkg]

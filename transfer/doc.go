@@ -1,0 +1,8 @@
+// Package transfer moves notes in and out of a memory as JSON lines:
+// Export writes every note with its links, history and embedder; Import
+// restores exported records as they were and adds plain lines as new
+// notes, all in one transaction or nothing, after checking every line
+// (DryRun counts without writing). It reaches the memory only through
+// Host, which package memory implements; memory.Export and memory.Import
+// are its entry points.
+package transfer
