@@ -3,56 +3,32 @@ package memory
 import (
 	"context"
 
-	"github.com/amem-dev/amem"
-
-	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+
+	"github.com/amem-dev/amem/internal/spans"
 )
 
 // Span attributes carry namespaces, note IDs, modes and counts, never a
-// note's content, a query or a key: traces leave the process for a
-// collector that may be run by someone else.
+// note's content, a query or a key (internal/spans).
 
-// Span attribute keys.
+// Span attribute keys: the shared ones from internal/spans, the rest the
+// engine's own.
 const (
-	attrNamespace  = attribute.Key("amem.namespace")
-	attrNoteID     = attribute.Key("amem.note.id")
+	attrNamespace  = spans.Namespace
+	attrNoteID     = spans.NoteID
+	attrCandidates = spans.Candidates
 	attrBatch      = attribute.Key("amem.batch.size")
-	attrCandidates = attribute.Key("amem.candidates")
-	attrLinks      = attribute.Key("amem.links")
-	attrEvolutions = attribute.Key("amem.evolutions")
 	attrTexts      = attribute.Key("amem.texts")
 	attrMode       = attribute.Key("amem.search.mode")
 	attrK          = attribute.Key("amem.search.k")
 	attrHits       = attribute.Key("amem.search.hits")
 	attrFiltered   = attribute.Key("amem.search.filtered")
-	attrInTokens   = attribute.Key("gen_ai.usage.input_tokens")
-	attrOutTokens  = attribute.Key("gen_ai.usage.output_tokens")
 )
 
-// startSpan starts a span of the Memory's tracer. The provider is looked
-// up per span, not kept, so a global provider installed after New (as
-// cmd/amem does) is used.
+// startSpan starts a span of the Memory's tracer (see spans.Start).
 func (m *Memory) startSpan(ctx context.Context, name string, attrs ...attribute.KeyValue) (context.Context, trace.Span) {
-	tp := m.opts.TracerProvider
-	if tp == nil {
-		tp = otel.GetTracerProvider()
-	}
-	return tp.Tracer(amem.TracerName).Start(ctx, name, trace.WithAttributes(attrs...))
+	return spans.Start(ctx, m.opts.TracerProvider, name, attrs...)
 }
 
-// endSpan records err, if any, on span and ends it.
-func endSpan(span trace.Span, err error) {
-	if err != nil {
-		span.RecordError(err)
-		span.SetStatus(codes.Error, err.Error())
-	}
-	span.End()
-}
-
-// usageAttrs are a curator call's tokens as span attributes.
-func usageAttrs(u amem.Usage) []attribute.KeyValue {
-	return []attribute.KeyValue{attrInTokens.Int(u.PromptTokens), attrOutTokens.Int(u.CompletionTokens)}
-}
+var endSpan = spans.End
