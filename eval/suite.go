@@ -75,7 +75,10 @@ type SuiteConfig struct {
 	WorkDir string
 	// Fit fits the relevance curves on the tuning halves (relevancefit.go)
 	// into SuiteResults.Fit.
-	Fit      bool
+	Fit bool
+	// Priors measures recency and recall-frequency priors over the
+	// default search (priors.go) into SuiteResults.Priors.
+	Priors   bool
 	Progress io.Writer
 	Now      func() time.Time
 }
@@ -94,6 +97,7 @@ type SuiteResults struct {
 	Sets     []SetSummary  `json:"sets"`
 	Rows     []SuiteRow    `json:"rows"`
 	Fit      *RelevanceFit `json:"relevance_fit,omitempty"`
+	Priors   *PriorResults `json:"priors,omitempty"`
 }
 
 // SetSummary describes one set as run.
@@ -190,6 +194,7 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 		res.MinScore = opts.Search.Relevance.MinScore
 	}
 	var fitQs []fitQuery
+	var priorQs []priorQuery
 	for _, set := range sets {
 		mem, sum, err := ingestSet(ctx, set, opts, cfg)
 		if err != nil {
@@ -203,6 +208,14 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 				return nil, fmt.Errorf("set %s: measuring candidates: %w", set.Name, err)
 			}
 			fitQs = append(fitQs, qs...)
+		}
+		if cfg.Priors {
+			qs, err := collectPriors(ctx, mem, set)
+			if err != nil {
+				mem.Close()
+				return nil, fmt.Errorf("set %s: reading searches for the priors: %w", set.Name, err)
+			}
+			priorQs = append(priorQs, qs...)
 		}
 		for _, mode := range cfg.Modes {
 			rows, err := scoreSet(ctx, mem, set, mode, cfg)
@@ -219,6 +232,10 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 	if cfg.Fit {
 		f := FitRelevance(fitQs, cfg.K)
 		res.Fit = &f
+	}
+	if cfg.Priors {
+		p := AnalysePriors(priorQs, cfg.K)
+		res.Priors = &p
 	}
 	return res, nil
 }

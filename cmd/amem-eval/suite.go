@@ -17,6 +17,7 @@ func (a *app) suiteCmd() *cobra.Command {
 	var locomoPath, out, work, fitOut string
 	var setNames, modeNames []string
 	var k int
+	var priors bool
 	c := &cobra.Command{
 		Use:   "suite",
 		Short: "score search on several shapes of memory: agent memories, LoCoMo facts and LoCoMo turns",
@@ -88,7 +89,7 @@ rankings or the learned ranker) and default (what amem search does).`,
 			if err != nil {
 				return err
 			}
-			res, err := eval.RunSuite(a.ctx, sets, eval.SuiteConfig{Options: opts, Modes: modes, K: k, WorkDir: work, Progress: a.stderr, Fit: fitOut != ""})
+			res, err := eval.RunSuite(a.ctx, sets, eval.SuiteConfig{Options: opts, Modes: modes, K: k, WorkDir: work, Progress: a.stderr, Fit: fitOut != "", Priors: priors})
 			if err != nil {
 				return err
 			}
@@ -106,7 +107,14 @@ rankings or the learned ranker) and default (what amem search does).`,
 					return err
 				}
 			}
-			return res.WriteTable(a.stdout)
+			if err := res.WriteTable(a.stdout); err != nil {
+				return err
+			}
+			if res.Priors != nil {
+				fmt.Fprintln(a.stdout)
+				res.Priors.WriteTable(a.stdout)
+			}
+			return nil
 		},
 	}
 	f := c.Flags()
@@ -116,6 +124,7 @@ rankings or the learned ranker) and default (what amem search does).`,
 	f.IntVarP(&k, "k", "k", 10, "depth of the recall figures")
 	f.StringVar(&out, "out", "", "write the results file here (JSON)")
 	f.StringVar(&work, "work-dir", "", "keep the stores in this directory (default: a temporary one, removed)")
+	f.BoolVar(&priors, "priors", false, "also measure recency and recall-frequency priors over the default search, chosen on the tuning halves (docs/SEARCH.md)")
 	f.StringVar(&fitOut, "fit-relevance", "", "fit the relevance curves on the tuning halves and write them here, as package local ships them (local/relevance.json)")
 	c.PreRun = func(cmd *cobra.Command, args []string) {
 		if len(setNames) == 0 {
