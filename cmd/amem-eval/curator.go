@@ -64,7 +64,7 @@ wrote for each tuning note; the held-out notes' output is never written.`,
 			}
 			rows := eval.CuratorRows(outs)
 			if out != "" {
-				if err := a.writeJSON(out, "results", map[string]any{"curator": mc.CuratorName(), "rows": rows}); err != nil {
+				if err := a.writeJSON(out, "results", map[string]any{"curator": curatorLabel(mc), "rows": rows}); err != nil {
 					return err
 				}
 			}

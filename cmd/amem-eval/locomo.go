@@ -162,16 +162,13 @@ the ranker's cross-validation.`,
 			if err != nil {
 				return err
 			}
-			name := mc.CuratorName()
+			name := curatorLabel(mc)
 			if name == local.CuratorNone {
 				return cli.Usagef("--curator none: the amem modes need a curator (offline or llm)")
 			}
 			cur, err := local.NewCurator(mc, emb)
 			if err != nil {
 				return err
-			}
-			if name == local.CuratorLLM {
-				name += " (" + mc.LLM + ")"
 			}
 			if name == local.CuratorOffline {
 				// The run makes its own, so that a grid can vary the

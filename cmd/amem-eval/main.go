@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/local"
 )
 
 func main() { cli.Main("amem-eval", run) }
@@ -46,4 +47,14 @@ func (a *app) rootCmd() *cobra.Command {
 	root.Flags().AddFlagSet(suite.Flags())
 	root.Args, root.PreRun, root.RunE = suite.Args, suite.PreRun, suite.RunE
 	return root
+}
+
+// curatorLabel names the configured curator in a results file: the LLM's
+// provider and model with it, so that two runs say what wrote their notes.
+func curatorLabel(mc local.Config) string {
+	name := mc.CuratorName()
+	if name == local.CuratorLLM {
+		name += " (" + mc.LLM + ")"
+	}
+	return name
 }
