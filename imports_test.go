@@ -82,7 +82,7 @@ func TestImportRules(t *testing.T) {
 		{"/memory", []string{"/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 		{"/kernel", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 		{"/enrich", []string{"/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
-		{"/transfer", []string{"/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
+		{"/transfer", []string{"/enrich", "/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 	}
 	for _, r := range rules {
 		p, ok := byPath[module+r.pkg]

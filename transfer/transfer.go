@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/enrich"
-
 	"github.com/amem-dev/amem/internal/jsonin"
 )
 
@@ -550,7 +548,7 @@ func restoreRecords(h Host, tx amem.Tx, recs []Record, st *ImportStats) error {
 			// Its one history row is version 1, so the history has no
 			// gap.
 			n.Version = 1
-			versions = []amem.Version{enrich.Version(n, amem.ActorImport, "imported without history", nil)}
+			versions = []amem.Version{amem.NewVersion(n, amem.ActorImport, "imported without history", nil)}
 		}
 		if n.Enrichment.State != amem.EnrichDone && n.Enrichment.DueAt.IsZero() &&
 			(n.Enrichment.State == amem.EnrichPending || n.Enrichment.Attempts < h.MaxAttempts()) {
