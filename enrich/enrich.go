@@ -523,7 +523,7 @@ func (e *Engine) apply(ctx context.Context, c *claim, p *plan) error {
 			if len(reembed) > 0 {
 				return errRetryApply
 			}
-			if err := e.h.RecordEvent(tx, note, amem.EventEnriched); err != nil {
+			if err := amem.RecordEvent(tx, note, amem.EventEnriched, e.c.Now()); err != nil {
 				return err
 			}
 			return p.usage.record(tx, ns, id, note.UpdatedAt)
@@ -647,7 +647,7 @@ func (e *Engine) applyEvolution(tx amem.Tx, by amem.Note, ev *evolvedNote, reemb
 	if err := tx.AddVersion(amem.NewVersion(next, amem.ActorEvolve, reason, &cur)); err != nil {
 		return err
 	}
-	return e.h.RecordEvent(tx, next, amem.EventEvolved)
+	return amem.RecordEvent(tx, next, amem.EventEvolved, e.c.Now())
 }
 
 // markFailed records a failed enrichment, when it is due again, and the

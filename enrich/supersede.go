@@ -101,7 +101,7 @@ func (e *Engine) applySupersessions(tx amem.Tx, note, cur amem.Note, p *plan) er
 		if err := tx.AddVersion(amem.NewVersion(next, amem.ActorEvolve, reason, &old)); err != nil {
 			return err
 		}
-		if err := e.h.RecordEvent(tx, next, amem.EventEvolved); err != nil {
+		if err := amem.RecordEvent(tx, next, amem.EventEvolved, e.c.Now()); err != nil {
 			return err
 		}
 	}
