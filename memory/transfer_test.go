@@ -17,7 +17,6 @@ import (
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/mock"
 	"github.com/amem-dev/amem/sqlite"
-	"github.com/amem-dev/amem/webhook"
 )
 
 // countAll counts every note and every version row of the memory: a
@@ -271,17 +270,7 @@ func TestImportReembedsAndRecordsEvents(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "dst.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := webhook.New("ns", webhook.Input{URL: "http://127.0.0.1:9/", Kinds: []amem.EventKind{amem.EventCreated}}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CreateWebhook(ctx, h); err != nil {
-		t.Fatal(err)
-	}
+	st := storeWithWebhook(t, "ns", amem.EventCreated)
 	vec := func(text string) []float32 { return []float32{float32(len(text)), 1, 0} }
 	emb := &mock.Embedder{ModelName: "other", Dims: 3, EmbedFunc: func(_ context.Context, texts []string) ([][]float32, error) {
 		out := make([][]float32, len(texts))
