@@ -50,7 +50,10 @@ func ours(path string) bool { return path == module || strings.HasPrefix(path, m
 // index cache) and the enrichment beside it know no server, store or
 // command, and the enrichment reaches the memory and its indexes only
 // through enrich.Host, as export and import (package transfer) do through
-// transfer.Host; nothing imports a command.
+// transfer's interfaces, and neither imports the other; internal/ holds
+// helpers beneath the engine, so none of them imports an engine, store,
+// server, model client or command (what the two commands share is
+// cmd/internal/cli); nothing but a command imports a command's package.
 func TestImportRules(t *testing.T) {
 	all := goList(t, "./...")
 	byPath := map[string]pkgInfo{}
@@ -81,8 +84,8 @@ func TestImportRules(t *testing.T) {
 		{"/search/conversation", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local"}},
 		{"/memory", []string{"/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 		{"/kernel", []string{"/memory", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
-		{"/enrich", []string{"/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
-		{"/transfer", []string{"/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
+		{"/enrich", []string{"/memory", "/kernel", "/transfer", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
+		{"/transfer", []string{"/enrich", "/memory", "/kernel", "/sqlite", "/postgres", "/server", "/mcpserver", "/local", "/eval", "/cmd"}},
 	}
 	for _, r := range rules {
 		p, ok := byPath[module+r.pkg]
@@ -97,9 +100,23 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
+	beneath := []string{"/memory", "/enrich", "/transfer", "/kernel", "/local", "/sqlite", "/postgres", "/server", "/mcpserver",
+		"/offline", "/llmcurator", "/openai", "/anthropic", "/uselite", "/eval", "/cmd"}
+	for _, p := range all {
+		if !strings.HasPrefix(p.ImportPath, module+"/internal/") {
+			continue
+		}
+		for _, d := range p.Deps {
+			for _, b := range beneath {
+				if d == module+b || strings.HasPrefix(d, module+b+"/") {
+					t.Errorf("%s, a helper beneath the engine, depends on %s", p.ImportPath, d)
+				}
+			}
+		}
+	}
 	for _, p := range all {
 		for _, imp := range p.Imports {
-			if strings.HasPrefix(imp, module+"/cmd/") {
+			if strings.HasPrefix(imp, module+"/cmd/") && !(strings.HasPrefix(imp, module+"/cmd/internal/") && strings.HasPrefix(p.ImportPath, module+"/cmd/")) {
 				t.Errorf("%s imports the command %s", p.ImportPath, imp)
 			}
 		}

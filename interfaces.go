@@ -281,6 +281,17 @@ type EventRecorder interface {
 	RecordEvent(e Event) error
 }
 
+// RecordEvent queues the event of kind for n, at at, in tx, when tx has
+// the webhook outbox (EventRecorder); a Tx without it records nothing,
+// since its store keeps no webhooks to deliver the event to.
+func RecordEvent(tx Tx, n Note, kind EventKind, at time.Time) error {
+	r, ok := tx.(EventRecorder)
+	if !ok {
+		return nil
+	}
+	return r.RecordEvent(Event{Namespace: n.Namespace, NoteID: n.ID, Version: n.Version, Kind: kind, At: at.UTC()})
+}
+
 // UsageKeeper is a Tx's optional ability to keep the model tokens spent
 // enriching notes. A Tx without it keeps none: enrichment goes on, and
 // Memory's Stats and NoteUsage report no usage.

@@ -1,6 +1,7 @@
 package amem
 
 import (
+	"encoding/json"
 	"slices"
 	"time"
 )
@@ -227,10 +228,94 @@ func (n Note) Snapshot() Snapshot {
 	}
 }
 
+// Changes lists the fields that differ between two states, each as JSON,
+// in a fixed field order.
+func Changes(a, b Snapshot) []FieldChange {
+	var out []FieldChange
+	add := func(field string, old, new any) {
+		o, _ := json.Marshal(old)
+		n, _ := json.Marshal(new)
+		if string(o) != string(n) {
+			out = append(out, FieldChange{Field: field, Old: string(o), New: string(n)})
+		}
+	}
+	add("content", a.Content, b.Content)
+	if !a.EventTime.Equal(b.EventTime) {
+		add("event_time", a.EventTime, b.EventTime)
+	}
+	add("keywords", nonNil(a.Keywords), nonNil(b.Keywords))
+	add("tags", nonNil(a.Tags), nonNil(b.Tags))
+	add("curator_tags", nonNil(a.CuratorTags), nonNil(b.CuratorTags))
+	add("context", a.Context, b.Context)
+	add("metadata", nonNilMap(a.Metadata), nonNilMap(b.Metadata))
+	if !a.ValidUntil.Equal(b.ValidUntil) {
+		add("valid_until", a.ValidUntil, b.ValidUntil)
+	}
+	add("superseded_by", a.SupersededBy, b.SupersededBy)
+	// As the wire's snapshot names it: a list, so that a change of owner
+	// reads as one change.
+	add("caller_set", nonNilAttrs(a.CallerSet()), nonNilAttrs(b.CallerSet()))
+	if out == nil {
+		out = []FieldChange{}
+	}
+	return out
+}
+
+// SameSnapshot reports whether two states have no field change between
+// them.
+func SameSnapshot(a, b Snapshot) bool { return len(Changes(a, b)) == 0 }
+
+// NewVersion is the history row of n, changed by actor for reason from prev
+// (nil for a new note): its field changes and snapshot, at n.UpdatedAt.
+func NewVersion(n Note, actor Actor, reason string, prev *Note) Version {
+	snap := n.Snapshot()
+	var changes []FieldChange
+	if prev == nil {
+		changes = Changes(Snapshot{}, snap)
+	} else {
+		changes = Changes(prev.Snapshot(), snap)
+	}
+	return Version{
+		NoteID: n.ID, Namespace: n.Namespace, Version: n.Version,
+		Actor: actor, Reason: reason, Changes: changes, Snapshot: snap,
+		CreatedAt: n.UpdatedAt,
+	}
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilAttrs(s []Attribute) []Attribute {
+	if s == nil {
+		return []Attribute{}
+	}
+	return s
+}
+
+func nonNilMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
+}
+
 // ValidAt reports whether the note was still true at t: it has no
 // ValidUntil, or t is before it.
 func (n Note) ValidAt(t time.Time) bool {
 	return n.ValidUntil.IsZero() || t.Before(n.ValidUntil)
+}
+
+// ValidFrom is when what a note says became true: its event time, or
+// when it was stored if it has none.
+func (n Note) ValidFrom() time.Time {
+	if n.EventTime.IsZero() {
+		return n.IngestTime
+	}
+	return n.EventTime
 }
 
 // Attribute names a note attribute that the curator writes unless the

@@ -33,8 +33,6 @@ type Host interface {
 	// Advance tells the process's indexes that ns changed (after a
 	// write commits).
 	Advance(ctx context.Context, ns string)
-	// RecordEvent queues a webhook event of kind for n in tx.
-	RecordEvent(tx amem.Tx, n amem.Note, kind amem.EventKind) error
 }
 
 // Options are the enrichment's knobs. Zero fields mean the defaults.

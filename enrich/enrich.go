@@ -318,7 +318,7 @@ func (e *Engine) plan(ctx context.Context, base amem.Note) (*plan, error) {
 		}
 		evolvedSeen[ev.Target] = true
 		next := evolve(old, ev)
-		if SameSnapshot(old.Snapshot(), next.Snapshot()) {
+		if amem.SameSnapshot(old.Snapshot(), next.Snapshot()) {
 			continue
 		}
 		p.evolved = append(p.evolved, evolvedNote{shown: old, next: next, reason: cleanText(ev.Reason, maxReasonBytes)})
@@ -488,7 +488,7 @@ func (e *Engine) apply(ctx context.Context, c *claim, p *plan) error {
 			// A version is a change people can see; an enrichment that
 			// changes no attribute (a re-enrichment) only records its
 			// outcome, so every version number has its history row.
-			changed := !SameSnapshot(cur.Snapshot(), note.Snapshot())
+			changed := !amem.SameSnapshot(cur.Snapshot(), note.Snapshot())
 			note.Version = cur.Version
 			if changed {
 				note.Version++
@@ -497,7 +497,7 @@ func (e *Engine) apply(ctx context.Context, c *claim, p *plan) error {
 				return err
 			}
 			if changed {
-				if err := tx.AddVersion(Version(note, amem.ActorConstruct, "note construction", &cur)); err != nil {
+				if err := tx.AddVersion(amem.NewVersion(note, amem.ActorConstruct, "note construction", &cur)); err != nil {
 					return err
 				}
 			}
@@ -523,7 +523,7 @@ func (e *Engine) apply(ctx context.Context, c *claim, p *plan) error {
 			if len(reembed) > 0 {
 				return errRetryApply
 			}
-			if err := e.h.RecordEvent(tx, note, amem.EventEnriched); err != nil {
+			if err := amem.RecordEvent(tx, note, amem.EventEnriched, e.c.Now()); err != nil {
 				return err
 			}
 			return p.usage.record(tx, ns, id, note.UpdatedAt)
@@ -610,7 +610,7 @@ func rebase(ev *evolvedNote, cur amem.Note, reembed *[]*evolvedNote) (amem.Note,
 	if ev.next.Context != ev.shown.Context && !cur.CallerContext {
 		merged.Context = ev.next.Context
 	}
-	if SameSnapshot(merged.Snapshot(), ev.next.Snapshot()) {
+	if amem.SameSnapshot(merged.Snapshot(), ev.next.Snapshot()) {
 		merged.Embedding = ev.next.Embedding
 		return merged, true
 	}
@@ -630,7 +630,7 @@ func (e *Engine) applyEvolution(tx amem.Tx, by amem.Note, ev *evolvedNote, reemb
 		return err
 	}
 	next, ok := rebase(ev, cur, reembed)
-	if !ok || SameSnapshot(cur.Snapshot(), next.Snapshot()) {
+	if !ok || amem.SameSnapshot(cur.Snapshot(), next.Snapshot()) {
 		return nil
 	}
 	next.Links = cur.Links
@@ -644,10 +644,10 @@ func (e *Engine) applyEvolution(tx amem.Tx, by amem.Note, ev *evolvedNote, reemb
 	if ev.reason != "" {
 		reason += ": " + ev.reason
 	}
-	if err := tx.AddVersion(Version(next, amem.ActorEvolve, reason, &cur)); err != nil {
+	if err := tx.AddVersion(amem.NewVersion(next, amem.ActorEvolve, reason, &cur)); err != nil {
 		return err
 	}
-	return e.h.RecordEvent(tx, next, amem.EventEvolved)
+	return amem.RecordEvent(tx, next, amem.EventEvolved, e.c.Now())
 }
 
 // markFailed records a failed enrichment, when it is due again, and the

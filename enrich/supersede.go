@@ -3,7 +3,6 @@ package enrich
 import (
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/amem-dev/amem"
 )
@@ -45,7 +44,7 @@ func (e *Engine) planSupersessions(p *plan, n amem.Note, dec amem.Decision, cand
 			continue
 		}
 		seen[s.Target] = true
-		if c.Note.EventTime.After(ValidFrom(n)) {
+		if c.Note.EventTime.After(n.ValidFrom()) {
 			e.log.Info("curator superseded a later note; dropped", "namespace", n.Namespace, "note", n.ID, "target", s.Target)
 			continue
 		}
@@ -57,15 +56,6 @@ func (e *Engine) planSupersessions(p *plan, n amem.Note, dec amem.Decision, cand
 		}
 		p.supersede = append(p.supersede, supersession{target: s.Target, reason: cleanText(s.Reason, maxReasonBytes), strength: strength})
 	}
-}
-
-// ValidFrom is when what a note says became true: its event time, or
-// when it was stored if it has none.
-func ValidFrom(n amem.Note) time.Time {
-	if n.EventTime.IsZero() {
-		return n.IngestTime
-	}
-	return n.EventTime
 }
 
 // applySupersessions writes a plan's supersessions in apply's
@@ -86,7 +76,7 @@ func (e *Engine) applySupersessions(tx amem.Tx, note, cur amem.Note, p *plan) er
 		if err != nil {
 			return err
 		}
-		if old.CallerValidity || (old.SupersededBy != "" && old.SupersededBy != note.ID) || old.EventTime.After(ValidFrom(note)) {
+		if old.CallerValidity || (old.SupersededBy != "" && old.SupersededBy != note.ID) || old.EventTime.After(note.ValidFrom()) {
 			continue
 		}
 		link := amem.Link{Source: note.ID, Target: old.ID, Reason: s.reason, Strength: s.strength, CreatedAt: note.UpdatedAt, Kind: amem.LinkSupersedes}
@@ -98,7 +88,7 @@ func (e *Engine) applySupersessions(tx amem.Tx, note, cur amem.Note, p *plan) er
 			continue // a re-enrichment deciding it again
 		}
 		next := old.Clone()
-		next.ValidUntil, next.SupersededBy = ValidFrom(note), note.ID
+		next.ValidUntil, next.SupersededBy = note.ValidFrom(), note.ID
 		next.Version = old.Version + 1
 		next.UpdatedAt = note.UpdatedAt
 		if err := tx.UpdateNote(next, old.Version); err != nil {
@@ -108,10 +98,10 @@ func (e *Engine) applySupersessions(tx amem.Tx, note, cur amem.Note, p *plan) er
 		if s.reason != "" {
 			reason += ": " + s.reason
 		}
-		if err := tx.AddVersion(Version(next, amem.ActorEvolve, reason, &old)); err != nil {
+		if err := tx.AddVersion(amem.NewVersion(next, amem.ActorEvolve, reason, &old)); err != nil {
 			return err
 		}
-		if err := e.h.RecordEvent(tx, next, amem.EventEvolved); err != nil {
+		if err := amem.RecordEvent(tx, next, amem.EventEvolved, e.c.Now()); err != nil {
 			return err
 		}
 	}

@@ -7,8 +7,8 @@ import (
 )
 
 // host is the Memory as package enrich's engine sees it (enrich.Host):
-// its store behind the closed check, its embedder, its kernel and its
-// events. A type of its own so that these stay out of Memory's methods.
+// its store behind the closed check, its embedder and its kernel. A type
+// of its own so that these stay out of Memory's methods.
 type host struct{ m *Memory }
 
 func (h host) View(ctx context.Context, fn func(amem.Tx) error) error   { return h.m.view(ctx, fn) }
@@ -19,10 +19,6 @@ func (h host) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 }
 
 func (h host) Advance(ctx context.Context, ns string) { h.m.k.Advance(ctx, ns) }
-
-func (h host) RecordEvent(tx amem.Tx, n amem.Note, kind amem.EventKind) error {
-	return h.m.recordEvent(tx, n, kind)
-}
 
 // Nearest returns the note's k nearest notes in its namespace, itself
 // excluded, as the curator will see them.

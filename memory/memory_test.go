@@ -23,6 +23,7 @@ import (
 	"github.com/amem-dev/amem/mock"
 	"github.com/amem-dev/amem/offline"
 	"github.com/amem-dev/amem/sqlite"
+	"github.com/amem-dev/amem/webhook"
 )
 
 var quiet = slog.New(slog.DiscardHandler)
@@ -45,6 +46,26 @@ func openOpts(t testing.TB, path string, o memory.Options) *memory.Memory {
 // openAt opens a Memory on a SQLite file with the lexical embedder.
 func openAt(t testing.TB, path string, cur amem.Curator) *memory.Memory {
 	return openOpts(t, path, memory.Options{Embedder: lexical.New(nil), Curator: cur})
+}
+
+// storeWithWebhook is a fresh SQLite store whose namespace ns has one
+// webhook taking kind, so that a test counts the events a write records
+// (Webhooks' Pending); nothing listens at its URL.
+func storeWithWebhook(t testing.TB, ns string, kind amem.EventKind) *sqlite.Store {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := webhook.New(ns, webhook.Input{URL: "http://127.0.0.1:9/", Kinds: []amem.EventKind{kind}}, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateWebhook(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	return st
 }
 
 func openMem(t testing.TB, cur amem.Curator) *memory.Memory {

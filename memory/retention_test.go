@@ -14,7 +14,6 @@ import (
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
-	"github.com/amem-dev/amem/webhook"
 )
 
 // retentionClock is a settable clock.
@@ -77,17 +76,7 @@ func idsOf(notes ...amem.Note) []string {
 func TestRetentionSweep(t *testing.T) {
 	ctx := context.Background()
 	clock := &retentionClock{now: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)}
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "r.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := webhook.New("ns", webhook.Input{URL: "http://127.0.0.1:9/", Kinds: []amem.EventKind{amem.EventDeleted}}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CreateWebhook(ctx, h); err != nil {
-		t.Fatal(err)
-	}
+	st := storeWithWebhook(t, "ns", amem.EventDeleted)
 	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/enrich"
 	"github.com/amem-dev/amem/search"
 )
 
@@ -48,7 +47,7 @@ func (m *Memory) resolveValidity(ctx context.Context, ns, id string, v amem.Vali
 		return u, fmt.Errorf("superseded by: %w", err)
 	}
 	if u.until.IsZero() {
-		u.until = enrich.ValidFrom(by)
+		u.until = by.ValidFrom()
 	}
 	return u, nil
 }
@@ -130,7 +129,7 @@ func (m *Memory) unsupersede(tx amem.Tx, deleted amem.Note) error {
 		if err := tx.UpdateNote(next, old.Version); err != nil {
 			return err
 		}
-		if err := tx.AddVersion(enrich.Version(next, amem.ActorEvolve, fmt.Sprintf("superseding note %s deleted", deleted.ID), &old)); err != nil {
+		if err := tx.AddVersion(amem.NewVersion(next, amem.ActorEvolve, fmt.Sprintf("superseding note %s deleted", deleted.ID), &old)); err != nil {
 			return err
 		}
 		if err := m.recordEvent(tx, next, amem.EventEvolved); err != nil {
@@ -215,7 +214,7 @@ func (m *Memory) currentFirst(tx amem.Tx, ns string, hits []amem.Scored, exact [
 					byID[l.ID] = l
 				}
 			}
-			if n, ok = byID[by]; !ok || enrich.ValidFrom(n).After(p.at) {
+			if n, ok = byID[by]; !ok || n.ValidFrom().After(p.at) {
 				break // deleted, or said after the search's time
 			}
 			chain = append(chain, by)

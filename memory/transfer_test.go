@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/lexical"
+	"github.com/amem-dev/amem/mock"
 	"github.com/amem-dev/amem/sqlite"
 )
 
@@ -251,5 +253,57 @@ func checkNoGoText(t *testing.T, msg string) {
 		if strings.Contains(msg, goish) {
 			t.Errorf("message %q shows Go internals (%q)", msg, goish)
 		}
+	}
+}
+
+// TestImportReembedsAndRecordsEvents: records another embedder made are
+// embedded again with the memory's (the text it embeds for each note),
+// and every note an import stores, restored or added, is a created event
+// in the import's write.
+func TestImportReembedsAndRecordsEvents(t *testing.T) {
+	ctx := context.Background()
+	src := openMem(t, nil)
+	mustAdd(t, src, "ns", "exported under the lexical embedder")
+	mustAdd(t, src, "ns", "and a second note beside it")
+	var exported strings.Builder
+	if _, err := src.Export(ctx, &exported, "ns"); err != nil {
+		t.Fatal(err)
+	}
+
+	st := storeWithWebhook(t, "ns", amem.EventCreated)
+	vec := func(text string) []float32 { return []float32{float32(len(text)), 1, 0} }
+	emb := &mock.Embedder{ModelName: "other", Dims: 3, EmbedFunc: func(_ context.Context, texts []string) ([][]float32, error) {
+		out := make([][]float32, len(texts))
+		for i, s := range texts {
+			out[i] = vec(s)
+		}
+		return out, nil
+	}}
+	dst, err := memory.Open(ctx, st, &memory.Options{Embedder: emb})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	lines := exported.String() + `{"content": "a plain line beside them"}` + "\n"
+	stats, err := dst.Import(ctx, strings.NewReader(lines), memory.ImportOptions{Namespace: "ns"})
+	if err != nil || stats.Restored != 2 || stats.Added != 1 || stats.Reembedded != 2 {
+		t.Fatalf("import: %+v %v; want 2 restored and re-embedded, 1 added", stats, err)
+	}
+	notes, err := dst.List(ctx, "ns", amem.ListQuery{})
+	if err != nil || len(notes) != 3 {
+		t.Fatalf("list: %d notes, %v", len(notes), err)
+	}
+	for _, n := range notes {
+		got, err := dst.Get(ctx, "ns", n.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := vec(memory.EmbedTextPaper(got)); !slices.Equal(got.Embedding, want) {
+			t.Errorf("note %q has vector %v, want %v (the memory's embedder on its text)", got.Content, got.Embedding, want)
+		}
+	}
+	hs, err := st.Webhooks(ctx, "ns")
+	if err != nil || len(hs) != 1 || hs[0].Pending != 3 {
+		t.Fatalf("webhooks %+v, %v; want three created events pending", hs, err)
 	}
 }

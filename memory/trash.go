@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/enrich"
 )
 
 // DefaultTrashFor is how long a deleted note stays in the trash.
@@ -190,7 +189,7 @@ func (m *Memory) putBack(tx amem.Tx, e amem.Trashed, vec []float32) (amem.Note, 
 			return amem.Note{}, err
 		}
 	}
-	if err := tx.AddVersion(enrich.Version(n, amem.ActorRestore, "restored from the trash", &prev)); err != nil {
+	if err := tx.AddVersion(amem.NewVersion(n, amem.ActorRestore, "restored from the trash", &prev)); err != nil {
 		return amem.Note{}, err
 	}
 	for _, l := range prev.Links {

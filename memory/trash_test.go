@@ -13,7 +13,6 @@ import (
 	"github.com/amem-dev/amem/lexical"
 	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/sqlite"
-	"github.com/amem-dev/amem/webhook"
 )
 
 func allModeIDs(t *testing.T, mem *memory.Memory, ns, q string) []string {
@@ -274,17 +273,7 @@ func TestTrashAcrossProcesses(t *testing.T) {
 // A restore is a webhook event of its own kind, recorded with the write.
 func TestRestoreEvent(t *testing.T) {
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "e.db"), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h, err := webhook.New("ns", webhook.Input{URL: "http://127.0.0.1:9/", Kinds: []amem.EventKind{amem.EventRestored}}, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.CreateWebhook(ctx, h); err != nil {
-		t.Fatal(err)
-	}
+	st := storeWithWebhook(t, "ns", amem.EventRestored)
 	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil)})
 	if err != nil {
 		t.Fatal(err)

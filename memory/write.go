@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/enrich"
 )
 
 // Add stores a note and, unless Options.Enrich.Async is set, enriches it. The note
@@ -88,7 +87,7 @@ func (m *Memory) insertNew(tx amem.Tx, n amem.Note, actor amem.Actor, reason str
 	if err := tx.InsertNote(n); err != nil {
 		return err
 	}
-	if err := tx.AddVersion(enrich.Version(n, actor, reason, nil)); err != nil {
+	if err := tx.AddVersion(amem.NewVersion(n, actor, reason, nil)); err != nil {
 		return err
 	}
 	return m.recordEvent(tx, n, amem.EventCreated)
@@ -376,7 +375,7 @@ func (m *Memory) changeWith(ctx context.Context, ns, id string, actor amem.Actor
 			return amem.Note{}, err
 		}
 		next := fn(cur)
-		if enrich.SameSnapshot(cur.Snapshot(), next.Snapshot()) && next.Enrichment == cur.Enrichment && next.CallerValidity == cur.CallerValidity {
+		if amem.SameSnapshot(cur.Snapshot(), next.Snapshot()) && next.Enrichment == cur.Enrichment && next.CallerValidity == cur.CallerValidity {
 			return cur, nil
 		}
 		// An edit of what is not embedded (metadata, event time, or a term
@@ -396,7 +395,7 @@ func (m *Memory) changeWith(ctx context.Context, ns, id string, actor amem.Actor
 			if err := tx.UpdateNote(next, cur.Version); err != nil {
 				return err
 			}
-			if err := tx.AddVersion(enrich.Version(next, actor, reason, &cur)); err != nil {
+			if err := tx.AddVersion(amem.NewVersion(next, actor, reason, &cur)); err != nil {
 				return err
 			}
 			if also != nil {

@@ -7,50 +7,69 @@ import (
 	"github.com/amem-dev/amem"
 )
 
-// Host is what export and import need of the memory: its store behind the
-// closed check, its embedder, how it makes, checks and stores a new note,
-// its kernel's Advance after a write, its events and the enrichment of
-// the notes an import adds. Package memory implements it; transfer reaches
-// the store, the kernel and the enrichment only through it.
-type Host interface {
-	// View and Update run a transaction on the store; after the memory
-	// is closed they return amem.ErrClosed.
+// What export and import need of a memory, by ability; package memory
+// implements them all. Export reads (Reader); Import reads, checks and
+// makes notes as Add would (Checker), embeds them (Embedding), writes
+// them (Writer) and hands the new ones to the enrichment (Enricher).
+// transfer reaches the store, the kernel and the enrichment only through
+// them, and writes a note's versions and events with package amem's
+// helpers (NewVersion, RecordEvent).
+
+// Reader is a read transaction on the memory's store; after the memory
+// is closed it returns amem.ErrClosed.
+type Reader interface {
 	View(ctx context.Context, fn func(amem.Tx) error) error
-	Update(ctx context.Context, fn func(amem.Tx) error) error
+}
 
-	// Embedder is the memory's embedder: a record whose vector another
-	// embedder made (by name or dimensions) is embedded again.
-	Embedder() amem.Embedder
-	// EmbedText is the text embedded for a note.
-	EmbedText(n amem.Note) string
-	// Embed embeds texts, in order.
-	Embed(ctx context.Context, texts []string) ([][]float32, error)
-	// EmbedNotes sets each note's Embedding from its EmbedText.
-	EmbedNotes(ctx context.Context, notes []amem.Note) error
-
-	// NewNote checks a new note's request and makes the note, as Add
-	// would: pending, not embedded, not stored.
+// Checker checks what a line gives as Add would.
+type Checker interface {
+	// NewNote checks a new note's request and makes the note: pending,
+	// not embedded, not stored.
 	NewNote(req amem.AddRequest) (amem.Note, error)
-	// CheckContent checks an exported note's content as Add would.
+	// CheckContent checks an exported note's content.
 	CheckContent(content string) error
+}
 
+// Embedding is the memory's embedder: a record whose vector another
+// embedder made (by name or dimensions) is embedded again.
+type Embedding interface {
+	Embedder() amem.Embedder
+	// EmbedNotes sets each note's Embedding from the text the memory
+	// embeds for it.
+	EmbedNotes(ctx context.Context, notes []amem.Note) error
+}
+
+// Writer is a write transaction on the memory's store, and what a write
+// of new notes needs besides.
+type Writer interface {
+	// Update runs a read-write transaction; after the memory is closed
+	// it returns amem.ErrClosed.
+	Update(ctx context.Context, fn func(amem.Tx) error) error
 	// EnsureNamespace creates the namespace inside a write, or checks
 	// that the memory's embedder made its vectors.
 	EnsureNamespace(tx amem.Tx, ns string) error
-	// InsertNew stores a new note, embedded, with its first version and
-	// its created event, inside a write.
-	InsertNew(tx amem.Tx, n amem.Note, actor amem.Actor, reason string) error
-	// RecordEvent records a webhook event inside a write.
-	RecordEvent(tx amem.Tx, n amem.Note, kind amem.EventKind) error
 	// Advance tells the indexes of the namespaces that a write committed.
 	Advance(ctx context.Context, nss ...string)
+	// Now is the memory's clock: its events' time, and a restored
+	// note's due time.
+	Now() time.Time
+}
+
+// Enricher is the memory's enrichment.
+type Enricher interface {
 	// EnrichNew enriches notes just added, as Add does (at once, or by
 	// waking the workers when enrichment is asynchronous).
 	EnrichNew(ctx context.Context, notes []amem.Note)
-
-	// Now is the memory's clock; MaxAttempts its enrichment's retry
-	// limit: a restored note that is not done, has no due time and can
-	// still be retried is due now.
-	Now() time.Time
+	// MaxAttempts is its retry limit: a restored note that is not done,
+	// has no due time and can still be retried is due now.
 	MaxAttempts() int
+}
+
+// Host is all that Import needs.
+type Host interface {
+	Reader
+	Checker
+	Embedding
+	Writer
+	Enricher
 }

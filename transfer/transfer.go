@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/enrich"
-
 	"github.com/amem-dev/amem/internal/jsonin"
 )
 
@@ -30,9 +28,9 @@ type Record struct {
 // Export writes every note of the namespace (all namespaces when ns is
 // empty) as JSON lines, in namespace then ID order. Importing the output
 // into an empty store gives the same notes, links, versions and times.
-func Export(ctx context.Context, h Host, w io.Writer, ns string) (int, error) {
+func Export(ctx context.Context, r Reader, w io.Writer, ns string) (int, error) {
 	var infos []amem.NamespaceInfo
-	err := h.View(ctx, func(tx amem.Tx) error {
+	err := r.View(ctx, func(tx amem.Tx) error {
 		var err error
 		infos, err = tx.Namespaces()
 		return err
@@ -52,7 +50,7 @@ func Export(ctx context.Context, h Host, w io.Writer, ns string) (int, error) {
 		var versions map[string][]amem.Version
 		err := amem.EachPage(func(after string, limit int) (page []amem.Note, err error) {
 			versions = make(map[string][]amem.Version)
-			err = h.View(ctx, func(tx amem.Tx) error {
+			err = r.View(ctx, func(tx amem.Tx) error {
 				var err error
 				page, err = tx.ListNotes(info.Name, amem.ListQuery{After: after, Limit: limit, Embeddings: true})
 				if err != nil {
@@ -197,9 +195,9 @@ func Import(ctx context.Context, h Host, r io.Reader, opts ImportOptions) (Impor
 // dryRun counts what storing recs and adding plain new notes would do.
 // Links are counted for every record that would be restored; the write
 // still checks them.
-func dryRun(ctx context.Context, h Host, recs []Record, plain, duplicates int) (ImportStats, error) {
+func dryRun(ctx context.Context, rd Reader, recs []Record, plain, duplicates int) (ImportStats, error) {
 	st := ImportStats{Added: plain, Duplicates: duplicates}
-	err := h.View(ctx, func(tx amem.Tx) error {
+	err := rd.View(ctx, func(tx amem.Tx) error {
 		st.Restored, st.Unchanged, st.Links = 0, 0, 0
 		for _, r := range recs {
 			cur, err := tx.FindNote(r.ID)
@@ -249,7 +247,11 @@ func writeImport(ctx context.Context, h Host, recs []Record, plain []plainLine, 
 				st.Duplicates++
 				continue
 			}
-			if err := h.InsertNew(tx, p.note, amem.ActorImport, "imported"); err != nil {
+			err = h.EnsureNamespace(tx, p.note.Namespace)
+			if err == nil {
+				err = insert(h, tx, p.note, []amem.Version{amem.NewVersion(p.note, amem.ActorImport, "imported", nil)})
+			}
+			if err != nil {
 				return fmt.Errorf("line %d: %w", p.line, err)
 			}
 			added = append(added, p.note)
@@ -267,7 +269,7 @@ var utf8BOM = []byte("\xEF\xBB\xBF")
 
 // readImport parses and checks every line. A bad line does not stop it:
 // the error lists every bad line (the first maxBadLines of them).
-func readImport(h Host, r io.Reader, opts ImportOptions) ([]Record, []plainLine, error) {
+func readImport(c Checker, r io.Reader, opts ImportOptions) ([]Record, []plainLine, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), opts.MaxLineBytes)
 	var (
@@ -293,7 +295,7 @@ func readImport(h Host, r io.Reader, opts ImportOptions) ([]Record, []plainLine,
 			continue
 		}
 		if il.ID == "" {
-			p, err := newPlainLine(h, il, opts.Namespace)
+			p, err := newPlainLine(c, il, opts.Namespace)
 			if err != nil {
 				bad.add(line, err)
 				continue
@@ -305,7 +307,7 @@ func readImport(h Host, r io.Reader, opts ImportOptions) ([]Record, []plainLine,
 		if il.EventTime != nil {
 			il.Record.EventTime = il.EventTime.Time
 		}
-		if err := checkRecord(h, il.Record); err != nil {
+		if err := checkRecord(c, il.Record); err != nil {
 			bad.add(line, err)
 			continue
 		}
@@ -328,7 +330,7 @@ func readImport(h Host, r io.Reader, opts ImportOptions) ([]Record, []plainLine,
 }
 
 // newPlainLine checks a line without an id and makes its note.
-func newPlainLine(h Host, il importLine, ns string) (plainLine, error) {
+func newPlainLine(c Checker, il importLine, ns string) (plainLine, error) {
 	at := il.Time
 	if il.EventTime != nil {
 		if at != nil {
@@ -350,7 +352,7 @@ func newPlainLine(h Host, il importLine, ns string) (plainLine, error) {
 		}
 		req.EventTime = at.Time
 	}
-	n, err := h.NewNote(req)
+	n, err := c.NewNote(req)
 	return plainLine{note: n, timed: at != nil}, err
 }
 
@@ -379,12 +381,12 @@ func dropRepeats(plain []plainLine) ([]plainLine, int) {
 }
 
 // dropPresent drops plain lines whose note the store holds already.
-func dropPresent(ctx context.Context, h Host, plain []plainLine) ([]plainLine, int, error) {
+func dropPresent(ctx context.Context, r Reader, plain []plainLine) ([]plainLine, int, error) {
 	if len(plain) == 0 {
 		return plain, 0, nil
 	}
 	out := plain[:0]
-	err := h.View(ctx, func(tx amem.Tx) error {
+	err := r.View(ctx, func(tx amem.Tx) error {
 		out = plain[:0]
 		for _, p := range plain {
 			dup, err := p.stored(tx)
@@ -453,14 +455,14 @@ func (e *ImportError) Error() string {
 
 func (e *ImportError) Unwrap() error { return amem.ErrInvalid }
 
-func checkRecord(h Host, r Record) error {
+func checkRecord(c Checker, r Record) error {
 	if err := validID(r.ID); err != nil {
 		return err
 	}
 	if err := amem.ValidNamespace(r.Namespace); err != nil {
 		return err
 	}
-	if err := h.CheckContent(r.Content); err != nil {
+	if err := c.CheckContent(r.Content); err != nil {
 		return err
 	}
 	if r.Version < 1 {
@@ -497,22 +499,21 @@ func checkRecord(h Host, r Record) error {
 
 // reembedRecords recomputes the vectors that another embedder made: a
 // namespace never mixes models. It returns how many it recomputed.
-func reembedRecords(ctx context.Context, h Host, recs []Record) (int, error) {
-	emb := h.Embedder()
-	var texts []string
+func reembedRecords(ctx context.Context, e Embedding, recs []Record) (int, error) {
+	emb := e.Embedder()
+	var notes []amem.Note
 	var which []int
 	for i, r := range recs {
 		if r.Embedder != emb.Name() || len(r.Embedding) != emb.Dimensions() {
-			texts = append(texts, h.EmbedText(r.Note))
+			notes = append(notes, r.Note)
 			which = append(which, i)
 		}
 	}
-	vecs, err := h.Embed(ctx, texts)
-	if err != nil {
+	if err := e.EmbedNotes(ctx, notes); err != nil {
 		return 0, err
 	}
 	for j, i := range which {
-		recs[i].Embedding = vecs[j]
+		recs[i].Embedding = notes[j].Embedding
 	}
 	return len(which), nil
 }
@@ -550,22 +551,14 @@ func restoreRecords(h Host, tx amem.Tx, recs []Record, st *ImportStats) error {
 			// Its one history row is version 1, so the history has no
 			// gap.
 			n.Version = 1
-			versions = []amem.Version{enrich.Version(n, amem.ActorImport, "imported without history", nil)}
+			versions = []amem.Version{amem.NewVersion(n, amem.ActorImport, "imported without history", nil)}
 		}
 		if n.Enrichment.State != amem.EnrichDone && n.Enrichment.DueAt.IsZero() &&
 			(n.Enrichment.State == amem.EnrichPending || n.Enrichment.Attempts < h.MaxAttempts()) {
 			// Exported before the queue had due times: due now.
 			n.Enrichment.DueAt = h.Now().UTC()
 		}
-		if err := tx.InsertNote(n); err != nil {
-			return err
-		}
-		for _, v := range versions {
-			if err := tx.AddVersion(v); err != nil {
-				return err
-			}
-		}
-		if err := h.RecordEvent(tx, n, amem.EventCreated); err != nil {
+		if err := insert(h, tx, n, versions); err != nil {
 			return err
 		}
 		known[r.ID] = r.Namespace
@@ -584,4 +577,18 @@ func restoreRecords(h Host, tx amem.Tx, recs []Record, st *ImportStats) error {
 		}
 	}
 	return nil
+}
+
+// insert stores a new note with its versions and its created event,
+// inside a write that has ensured its namespace.
+func insert(w Writer, tx amem.Tx, n amem.Note, versions []amem.Version) error {
+	if err := tx.InsertNote(n); err != nil {
+		return err
+	}
+	for _, v := range versions {
+		if err := tx.AddVersion(v); err != nil {
+			return err
+		}
+	}
+	return amem.RecordEvent(tx, n, amem.EventCreated, w.Now())
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 )
 
 // Mistakes in how amem-eval is typed are usage errors (exit 2) that say

@@ -5,8 +5,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/amem-dev/amem/cmd/internal/cli"
 	"github.com/amem-dev/amem/eval"
-	"github.com/amem-dev/amem/internal/cli"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/locomo"
 )

@@ -4,7 +4,7 @@
 // restatement rules on labelled pairs (amem-eval supersede). It is a command of its own so that
 // the amem binary does not link package eval and its plotting libraries;
 // it shares amem's global flags, configuration and exit codes through
-// internal/cli. Build it with 'make lab'.
+// cmd/internal/cli. Build it with 'make lab'.
 package main
 
 import (
@@ -14,7 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 	"github.com/amem-dev/amem/local"
 )
 

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 	"github.com/amem-dev/amem/internal/fakellm"
 )
 

@@ -21,7 +21,7 @@ var envReaders = map[string][]string{
 
 // TestNoEnvironmentBelowCmd keeps configuration in one place: the command
 // resolves flags, environment and configuration file into one explicit
-// local.Config (internal/cli/config.go, with the environment the command
+// local.Config (cmd/internal/cli/config.go, with the environment the command
 // passes in), and no package below cmd/ reads the environment behind its
 // back. Tests may (t.Setenv, opt-in data sets).
 func TestNoEnvironmentBelowCmd(t *testing.T) {
@@ -54,7 +54,7 @@ func TestNoEnvironmentBelowCmd(t *testing.T) {
 			return err
 		}
 		for _, use := range envReads(t, rel, src) {
-			t.Errorf("%s reads the environment (%s): resolve the setting in internal/cli/config.go and pass it in", rel, use)
+			t.Errorf("%s reads the environment (%s): resolve the setting in cmd/internal/cli/config.go and pass it in", rel, use)
 		}
 		return nil
 	})

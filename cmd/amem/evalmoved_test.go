@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 )
 
 // `amem eval ...` runs no evaluation: it says that the lab is amem-eval,

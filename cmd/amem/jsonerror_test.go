@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 )
 
 // TestJSONErrors: under --json an error is one JSON object on stderr, with

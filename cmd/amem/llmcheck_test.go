@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 )
 
 // closedURL is the URL of a port nothing listens on.

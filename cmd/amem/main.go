@@ -2,13 +2,13 @@
 // main only maps an error to an exit code; each verb is in its own file.
 // The evaluation lab is a command of its own, cmd/amem-eval; what the two
 // share (the global flags and configuration, usage errors, exit codes) is
-// in internal/cli.
+// in cmd/internal/cli.
 package main
 
 import (
 	"io"
 
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 )
 
 // Exit codes (cli's).
@@ -18,7 +18,7 @@ const (
 	exitNotFound = cli.ExitNotFound
 )
 
-// The verbs' names for what internal/cli provides.
+// The verbs' names for what cmd/internal/cli provides.
 var (
 	usagef    = cli.Usagef
 	exactArgs = cli.ExactArgs

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/amem-dev/amem/internal/cli/clitest"
+	"github.com/amem-dev/amem/cmd/internal/cli/clitest"
 )
 
 // TestREADMEListsEveryVerbAndFlag keeps the CLI table in docs/CLI.md and amem's

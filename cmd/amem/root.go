@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/internal/cli"
+	"github.com/amem-dev/amem/cmd/internal/cli"
 	"github.com/amem-dev/amem/local"
 	"github.com/amem-dev/amem/memory"
 )
