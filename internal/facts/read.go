@@ -282,13 +282,13 @@ func (r reading) all() []string {
 }
 
 // aside reports whether a lower-case word of the newer note n is the
-// subject both notes share or one of n's values other than a name: not
+// older note's subject, the user, or one of n's values other than a name: not
 // what a cue word is about ("Hannah no longer watches TV" after "Hannah is
 // pregnant"; "cancelled the Wednesday cleaner"). A name that is only the
 // older note's object is ("Gino's closed" after "Our favourite pizza
 // place is Gino's").
 func aside(o, n reading, w string) bool {
-	if slices.Contains(n.subject, w) && slices.Contains(o.subject, w) {
+	if slices.Contains(o.subject, w) || w == "user" {
 		return true
 	}
 	for k, vs := range n.values {

@@ -35,6 +35,12 @@ const minOverlap = 0.5
 // "doesn't work" restate each other).
 const minNegationOverlap = 0.75
 
+// minNameCosine is the cosine a new name with a cue needs when the newer
+// note says more than the name: a name beside other words is as likely
+// another place ("The cinema on High Street closed" and "The Thai place
+// on Elm Street", 0.50).
+const minNameCosine = 0.55
+
 // strongCueCosine is the cosine a strong end cue (strongEnded) needs
 // when the notes share too few words for the other rules.
 const strongCueCosine = 0.6
@@ -131,10 +137,24 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 		return false, "about someone else: " + who
 	}
 	if o.negated != n.negated && overlap >= minNegationOverlap && len(only(o.all(), n.all())) == 0 && negatesOld(o, n) {
+		if !n.negated {
+			if w, ok := episodic(n); ok {
+				// "My first car was a red Fiesta" tells of a past car,
+				// not of one now.
+				return false, fmt.Sprintf("the newer note is a past event (%q)", w)
+			}
+		}
 		if n.negated {
 			return true, fmt.Sprintf("negated (overlap %.2f)", overlap)
 		}
 		return true, fmt.Sprintf("no longer negated (overlap %.2f)", overlap)
+	}
+	for _, w := range recurring {
+		if o.has(w) != n.has(w) {
+			// "Our wedding anniversary is 14 August" is not the date of
+			// "The wedding".
+			return false, fmt.Sprintf("one note is of the %s", w)
+		}
 	}
 	kind, from, to := valueChange(o, n)
 	endCue, isEnded := n.firstOf(ended)
@@ -151,9 +171,10 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 			isEnded = false
 		}
 	}
-	if _, was := o.firstOf(ended); was {
-		// The older note tells of an end already ("Dad quit smoking"):
-		// another end is the same news.
+	if _, was := o.firstOf(ended); was || o.negated {
+		// The older note tells of an end already ("Dad quit smoking") or
+		// of an absence ("I don't own a car"): an end is the same news
+		// ("I sold my car").
 		isEnded = false
 	}
 	changeCue, isChanged := n.firstOf(changed)
@@ -162,7 +183,9 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	}
 	switch {
 	case kind != "" && (isEnded || isChanged) && sameThing(o, n, endCue+" "+changeCue, to, minThingShare) &&
-		(overlap >= minOverlap || sameSlot(o, n, kind, from, to)):
+		(kind != kindName && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)) ||
+			kind == kindName && (isChanged && onlyValue(n, changeCue, to) ||
+				cosine >= minNameCosine && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)))):
 		cue := changeCue
 		if isEnded {
 			cue = endCue
@@ -195,6 +218,15 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 // Manchester return went up to £72" is no news of "The plumber quoted
 // £450").
 func sameThing(o, n reading, cues string, to []string, share float64) bool {
+	held, all := ownWords(o, n, cues, to)
+	// Nothing but the cue and the value ("We moved to Seattle in March"):
+	// the change is of the subject itself.
+	return all == 0 || float64(held)/float64(all) >= share
+}
+
+// ownWords counts the newer note's content words besides the cue and the
+// new values (all), and those of them the older note holds (held).
+func ownWords(o, n reading, cues string, to []string) (held, all int) {
 	skip := map[string]bool{}
 	for _, w := range strings.Fields(cues) {
 		skip[stem(w)] = true
@@ -202,7 +234,6 @@ func sameThing(o, n reading, cues string, to []string, share float64) bool {
 	for _, v := range to {
 		skip[v] = true
 	}
-	held, all := 0, 0
 	for w := range n.content {
 		if skip[w] {
 			continue
@@ -212,9 +243,16 @@ func sameThing(o, n reading, cues string, to []string, share float64) bool {
 			held++
 		}
 	}
-	// Nothing but the cue and the value ("We moved to Seattle in March"):
-	// the change is of the subject itself.
-	return all == 0 || float64(held)/float64(all) >= share
+	return held, all
+}
+
+// onlyValue reports whether the newer note says nothing but the cue and
+// the new name ("We moved to Seattle in March"): a new name beside other
+// words is as likely another place ("The cinema on High Street closed"
+// is no news of "the Thai place on Elm Street").
+func onlyValue(n reading, cues string, to []string) bool {
+	_, all := ownWords(reading{}, n, cues+" "+strings.Join(n.subject, " "), to)
+	return all == 0
 }
 
 // endsOld reports whether the end cue is of something the older note
@@ -336,6 +374,10 @@ func completed(o, n reading) (string, bool) {
 	}
 	return "", false
 }
+
+// recurring are dates that return each year: the anniversary of a thing
+// is not the thing.
+var recurring = []string{"anniversary", "birthday"}
 
 // occasionEnds are end cues that may tell of one occasion, and
 // occasions the words that name one: "Choir practice this Monday finished

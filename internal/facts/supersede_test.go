@@ -35,7 +35,7 @@ func TestSupersedes(t *testing.T) {
 		// A new value of the same kind in the same attribute.
 		{"time with a cue", "Swimming is at 5pm.", "Swimming moved to 6pm.", 0.8, true, "new time: 5:00pm -> 6:00pm"},
 		{"time without a cue", "The clinic opens at 8:30.", "The clinic opens at 9:00.", 0.9, true, "new time"},
-		{"place with a cue", "We bank in Exeter.", "We moved our bank account to Plymouth.", 0.5, true, "new name"},
+		{"place with a cue", "We bank in Exeter.", "We moved our bank account to Plymouth.", 0.6, true, "new name"},
 		{"ordinal", "The clinic is on the 2nd floor.", "The clinic moved to the 5th floor.", 0.85, true, "new ordinal: 2nd -> 5th"},
 		{"price", "The plot costs £20 a year.", "The plot costs £26 a year now.", 0.9, true, "new price"},
 		{"price with a thousands comma", "The car costs £1,200 a year to insure.", "The car costs £1,450 a year to insure.", 0.9, true, "new price: £1,200 -> £1,450 (overlap"},
