@@ -184,7 +184,7 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	switch {
 	case kind != "" && (isEnded || isChanged) && sameThing(o, n, endCue+" "+changeCue, to, minThingShare) &&
 		(kind != kindName && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)) ||
-			kind == kindName && (isChanged && onlyValue(n, changeCue, to) ||
+			kind == kindName && (isChanged && onlyValue(n, changeCue, to) && sameSlot(o, n, kind, from, to) ||
 				cosine >= minNameCosine && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)))):
 		cue := changeCue
 		if isEnded {
