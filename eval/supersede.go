@@ -110,6 +110,8 @@ type PairResult struct {
 type SupersedeResults struct {
 	Date  string       `json:"date"`
 	Pairs []PairResult `json:"pairs"`
+	// Neighbours are the real-neighbour pairs' verdicts, when run.
+	Neighbours []NeighbourResult `json:"neighbours,omitempty"`
 }
 
 // RunSupersede embeds both notes of every pair and runs both rules.
