@@ -102,19 +102,13 @@ type NeighbourResult struct {
 // supersession rule. The notes carry no times: the older was stored
 // first.
 func RunNeighbours(ctx context.Context, pairs []NeighbourPair, cfg SupersedeConfig) ([]NeighbourResult, error) {
-	if cfg.Embedder == nil {
-		return nil, fmt.Errorf("neighbours: no embedder")
-	}
 	texts := make([]string, 0, 2*len(pairs))
 	for _, p := range pairs {
 		texts = append(texts, p.Old.Text, p.New.Text)
 	}
-	vecs, err := cfg.Embedder.Embed(ctx, texts)
+	vecs, err := embedPairs(ctx, cfg.Embedder, texts, "neighbours")
 	if err != nil {
-		return nil, fmt.Errorf("neighbours: embed: %w", err)
-	}
-	if len(vecs) != len(texts) {
-		return nil, fmt.Errorf("neighbours: embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		return nil, err
 	}
 	out := make([]NeighbourResult, len(pairs))
 	for i, p := range pairs {
