@@ -63,14 +63,13 @@ func NeighbourPairs(convs []locomo.Conversation) (pairs []NeighbourPair, skipped
 		}
 	}
 	dec := json.NewDecoder(bytes.NewReader(neighbourPairsJSONL))
+	dec.DisallowUnknownFields()
 	for dec.More() {
 		var p NeighbourPair
 		if err := dec.Decode(&p); err != nil {
 			return nil, 0, fmt.Errorf("neighbour pairs: %w", err)
 		}
-		switch p.Label {
-		case LabelSupersede, LabelRestate, LabelCompatible, LabelUnrelated:
-		default:
+		if !knownLabel(p.Label) {
 			return nil, 0, fmt.Errorf("neighbour pair %s: label %q", p.ID, p.Label)
 		}
 		if p.Set == "locomo-facts" {

@@ -57,6 +57,10 @@ func (p SupersedePair) HeldOut() bool { return HeldOut(p.Old.Text + "\n" + p.New
 //go:embed testdata/supersede/pairs.jsonl
 var supersedePairsJSONL []byte
 
+func knownLabel(l string) bool {
+	return slices.Contains([]string{LabelSupersede, LabelRestate, LabelCompatible, LabelUnrelated}, l)
+}
+
 // SupersedePairs returns the labelled pairs of testdata/supersede.
 func SupersedePairs() ([]SupersedePair, error) {
 	var out []SupersedePair
@@ -67,9 +71,7 @@ func SupersedePairs() ([]SupersedePair, error) {
 		if err := dec.Decode(&p); err != nil {
 			return nil, fmt.Errorf("supersede pairs: %w", err)
 		}
-		switch p.Label {
-		case LabelSupersede, LabelRestate, LabelCompatible, LabelUnrelated:
-		default:
+		if !knownLabel(p.Label) {
 			return nil, fmt.Errorf("supersede pair %s: label %q", p.ID, p.Label)
 		}
 		if p.Round != 1 && p.Round != 2 {
