@@ -2,13 +2,10 @@ package eval
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/local"
-	"github.com/amem-dev/amem/memory"
 	"github.com/amem-dev/amem/offline"
 )
 
@@ -20,17 +17,8 @@ import (
 func TestIssue30ExamplesWithFactSupersedes(t *testing.T) {
 	ctx := context.Background()
 	opts := productOptions(t)
-	opts.Logger = discardLogger()
 	opts.Curator = offline.New(opts.Embedder, &offline.Options{Supersedes: offline.FactSupersedes})
-	st, err := local.OpenStore(ctx, filepath.Join(t.TempDir(), "issue30.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := memory.Open(ctx, st, &opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mem.Close()
+	mem := openMemory(t, opts)
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 9, 0, 0, 0, time.UTC) }
 	for _, tc := range []struct{ old, new, query string }{
 		{"I'm allergic to penicillin.", "I'm not allergic to penicillin after all.", "Am I allergic to penicillin?"},
