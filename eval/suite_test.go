@@ -45,6 +45,23 @@ func productOptions(t *testing.T) memory.Options {
 	return productOpts
 }
 
+// openMemory opens a Memory with opts on a new SQLite store, closed when
+// the test ends; its log is discarded.
+func openMemory(t *testing.T, opts memory.Options) *memory.Memory {
+	t.Helper()
+	opts.Logger = discardLogger()
+	st, err := local.OpenStore(context.Background(), filepath.Join(t.TempDir(), "mem.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mem, err := memory.Open(context.Background(), st, &opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { mem.Close() })
+	return mem
+}
+
 // The invariants hold on every set, in every mode: a note's own content
 // returns it first, and the first 10 hits are the first 10 of a search
 // for 20. Agent memories whole; LoCoMo's facts and turns from one
@@ -132,16 +149,7 @@ func shrink(s Set, notes, queries int) Set {
 func TestSearchExamples(t *testing.T) {
 	ctx := context.Background()
 	opts := productOptions(t)
-	opts.Logger = discardLogger()
-	st, err := local.OpenStore(ctx, filepath.Join(t.TempDir(), "ex.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := memory.Open(ctx, st, &opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer mem.Close()
+	mem := openMemory(t, opts)
 	add := func(ns string, texts ...string) []string {
 		var ids []string
 		for _, s := range texts {

@@ -57,6 +57,10 @@ func (p SupersedePair) HeldOut() bool { return HeldOut(p.Old.Text + "\n" + p.New
 //go:embed testdata/supersede/pairs.jsonl
 var supersedePairsJSONL []byte
 
+func knownLabel(l string) bool {
+	return slices.Contains([]string{LabelSupersede, LabelRestate, LabelCompatible, LabelUnrelated}, l)
+}
+
 // SupersedePairs returns the labelled pairs of testdata/supersede.
 func SupersedePairs() ([]SupersedePair, error) {
 	var out []SupersedePair
@@ -67,9 +71,7 @@ func SupersedePairs() ([]SupersedePair, error) {
 		if err := dec.Decode(&p); err != nil {
 			return nil, fmt.Errorf("supersede pairs: %w", err)
 		}
-		switch p.Label {
-		case LabelSupersede, LabelRestate, LabelCompatible, LabelUnrelated:
-		default:
+		if !knownLabel(p.Label) {
 			return nil, fmt.Errorf("supersede pair %s: label %q", p.ID, p.Label)
 		}
 		if p.Round != 1 && p.Round != 2 {
@@ -110,23 +112,19 @@ type PairResult struct {
 type SupersedeResults struct {
 	Date  string       `json:"date"`
 	Pairs []PairResult `json:"pairs"`
+	// Neighbours are the real-neighbour pairs' verdicts, when run.
+	Neighbours []NeighbourResult `json:"neighbours,omitempty"`
 }
 
 // RunSupersede embeds both notes of every pair and runs both rules.
 func RunSupersede(ctx context.Context, pairs []SupersedePair, cfg SupersedeConfig) (SupersedeResults, error) {
-	if cfg.Embedder == nil {
-		return SupersedeResults{}, fmt.Errorf("supersede: no embedder")
-	}
 	texts := make([]string, 0, 2*len(pairs))
 	for _, p := range pairs {
 		texts = append(texts, p.Old.Text, p.New.Text)
 	}
-	vecs, err := cfg.Embedder.Embed(ctx, texts)
+	vecs, err := embedPairs(ctx, cfg.Embedder, texts, "supersede")
 	if err != nil {
-		return SupersedeResults{}, fmt.Errorf("supersede: embed: %w", err)
-	}
-	if len(vecs) != len(texts) {
-		return SupersedeResults{}, fmt.Errorf("supersede: embedder returned %d vectors for %d texts", len(vecs), len(texts))
+		return SupersedeResults{}, err
 	}
 	res := SupersedeResults{Date: time.Now().UTC().Format("2006-01-02")}
 	for i, p := range pairs {
@@ -144,6 +142,22 @@ func RunSupersede(ctx context.Context, pairs []SupersedePair, cfg SupersedeConfi
 		})
 	}
 	return res, nil
+}
+
+// embedPairs embeds the texts of pairs, older then newer note of each,
+// one vector a text; what names the caller in errors.
+func embedPairs(ctx context.Context, emb amem.Embedder, texts []string, what string) ([][]float32, error) {
+	if emb == nil {
+		return nil, fmt.Errorf("%s: no embedder", what)
+	}
+	vecs, err := emb.Embed(ctx, texts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: embed: %w", what, err)
+	}
+	if len(vecs) != len(texts) {
+		return nil, fmt.Errorf("%s: embedder returned %d vectors for %d texts", what, len(vecs), len(texts))
+	}
+	return vecs, nil
 }
 
 func cosine(a, b []float32) float64 {

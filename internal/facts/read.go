@@ -280,3 +280,21 @@ func (r reading) all() []string {
 	}
 	return out
 }
+
+// aside reports whether a lower-case word of the newer note n is the
+// older note's subject, the user, or one of n's values other than a name: not
+// what a cue word is about ("Hannah no longer watches TV" after "Hannah is
+// pregnant"; "cancelled the Wednesday cleaner"). A name that is only the
+// older note's object is ("Gino's closed" after "Our favourite pizza
+// place is Gino's").
+func aside(o, n reading, w string) bool {
+	if slices.Contains(o.subject, w) || w == "user" {
+		return true
+	}
+	for k, vs := range n.values {
+		if k != kindName && slices.Contains(vs, w) {
+			return true
+		}
+	}
+	return false
+}

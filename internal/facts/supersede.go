@@ -35,14 +35,36 @@ const minOverlap = 0.5
 // "doesn't work" restate each other).
 const minNegationOverlap = 0.75
 
+// minNameCosine is the cosine a new name with a cue needs when the newer
+// note says more than the name: a name beside other words is as likely
+// another place ("The cinema on High Street closed" and "The Thai place
+// on Elm Street", 0.50).
+const minNameCosine = 0.55
+
 // strongCueCosine is the cosine a strong end cue (strongEnded) needs
 // when the notes share too few words for the other rules.
 const strongCueCosine = 0.6
+
+// sureCueCosine is the cosine at which a strong end cue needs no word of
+// the older note beside it (endsOld): "Lin used to drive but cycles to
+// work now" ends "Lin commutes by car".
+const sureCueCosine = 0.7
 
 // minValueOverlap is the share needed when a value changed without a cue
 // ("Standup is at 9:30." / "Standup is at 10:00."): one shared word or
 // more of the attribute, since short notes have few.
 const minValueOverlap = 0.3
+
+// minThingShare is the share of the newer note's own words the older
+// must hold for a cue and a new value to count as a change of its thing
+// (sameThing).
+const minThingShare = 0.5
+
+// minValueThingShare is sameThing's share for a new value without a cue
+// word, which says less: more than half ("Childcare is £1,350 a month"
+// shares only "month" of its own words with "The grocery budget is £450 a
+// month").
+const minValueThingShare = 0.6
 
 // hedges make a note a plan, a wish or a possibility: nothing has changed
 // yet ("We might move to Seattle").
@@ -114,11 +136,25 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if who, ok := otherSubject(o, n); ok {
 		return false, "about someone else: " + who
 	}
-	if o.negated != n.negated && overlap >= minNegationOverlap && len(only(o.all(), n.all())) == 0 {
+	if o.negated != n.negated && overlap >= minNegationOverlap && len(only(o.all(), n.all())) == 0 && negatesOld(o, n) {
+		if !n.negated {
+			if w, ok := episodic(n); ok {
+				// "My first car was a red Fiesta" tells of a past car,
+				// not of one now.
+				return false, fmt.Sprintf("the newer note is a past event (%q)", w)
+			}
+		}
 		if n.negated {
 			return true, fmt.Sprintf("negated (overlap %.2f)", overlap)
 		}
 		return true, fmt.Sprintf("no longer negated (overlap %.2f)", overlap)
+	}
+	for _, w := range recurring {
+		if o.has(w) != n.has(w) {
+			// "Our wedding anniversary is 14 August" is not the date of
+			// "The wedding".
+			return false, fmt.Sprintf("one note is of the %s", w)
+		}
 	}
 	kind, from, to := valueChange(o, n)
 	endCue, isEnded := n.firstOf(ended)
@@ -128,9 +164,17 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if !isEnded {
 		endCue, isEnded = completed(o, n)
 	}
-	if _, was := o.firstOf(ended); was {
-		// The older note tells of an end already ("Dad quit smoking"):
-		// another end is the same news.
+	if isEnded && slices.Contains(occasionEnds, endCue) {
+		if _, ok := n.firstOf(occasions); ok {
+			// "Choir practice this Monday finished on time": one
+			// occasion ended, not the practice.
+			isEnded = false
+		}
+	}
+	if _, was := o.firstOf(ended); was || o.negated {
+		// The older note tells of an end already ("Dad quit smoking") or
+		// of an absence ("I don't own a car"): an end is the same news
+		// ("I sold my car").
 		isEnded = false
 	}
 	changeCue, isChanged := n.firstOf(changed)
@@ -138,21 +182,24 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 		isChanged = false
 	}
 	switch {
-	case kind != "" && (isEnded || isChanged):
+	case kind != "" && (isEnded || isChanged) && sameThing(o, n, endCue+" "+changeCue, to, minThingShare) &&
+		(kind != kindName && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)) ||
+			kind == kindName && (isChanged && onlyValue(n, changeCue, to) && sameSlot(o, n, kind, from, to) ||
+				cosine >= minNameCosine && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)))):
 		cue := changeCue
 		if isEnded {
 			cue = endCue
 		}
 		return true, fmt.Sprintf("new %s: %s -> %s (%q)", kind, strings.Join(from, ","), strings.Join(to, ","), cue)
-	case isEnded && overlap >= minOverlap:
+	case isEnded && overlap >= minOverlap && endsOld(o, n, endCue):
 		return true, fmt.Sprintf("ended (%q, overlap %.2f)", endCue, overlap)
-	case kind != "" && kind != kindName && overlap >= minValueOverlap && sameSlot(o, n, kind, from, to):
+	case kind != "" && kind != kindName && overlap >= minValueOverlap && sameSlot(o, n, kind, from, to) && sameThing(o, n, "", to, minValueThingShare):
 		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, strings.Join(from, ","), strings.Join(to, ","), overlap)
-	case isChanged && overlap >= minOverlap && addsWords(o, n, changeCue):
+	case isChanged && overlap >= minOverlap && addsWords(o, n, changeCue) && sameThing(o, n, changeCue, nil, minThingShare):
 		return true, fmt.Sprintf("changed (%q, overlap %.2f)", changeCue, overlap)
 	}
-	if w, ok := n.firstOf(strongEnded); ok && cosine >= strongCueCosine {
-		if _, was := o.firstOf(strongEnded); !was {
+	if w, ok := n.firstOf(strongEnded); ok && cosine >= strongCueCosine && (endsOld(o, n, w) || cosine >= sureCueCosine) {
+		if _, was := o.firstOf(ended); !was {
 			return true, fmt.Sprintf("ended (%q, cosine %.2f)", w, cosine)
 		}
 	}
@@ -162,17 +209,120 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	return false, fmt.Sprintf("no change found (overlap %.2f)", overlap)
 }
 
+// sameThing reports whether a value that changed with a cue word is of
+// the thing the older note is about: most of the newer note's own words
+// (besides the cue and the new values) are the older note's ("The
+// dentist moved my appointment to 4pm" after "My dentist appointment is
+// at 3pm"). A cue and a new value alone say nothing of which thing
+// changed: a store holds many facts with a date or an amount ("The
+// Manchester return went up to £72" is no news of "The plumber quoted
+// £450").
+func sameThing(o, n reading, cues string, to []string, share float64) bool {
+	held, all := ownWords(o, n, cues, to)
+	// Nothing but the cue and the value ("We moved to Seattle in March"):
+	// the change is of the subject itself.
+	return all == 0 || float64(held)/float64(all) >= share
+}
+
+// ownWords counts the newer note's content words besides the cue and the
+// new values (all), and those of them the older note holds (held).
+func ownWords(o, n reading, cues string, to []string) (held, all int) {
+	skip := map[string]bool{}
+	for _, w := range strings.Fields(cues) {
+		skip[stem(w)] = true
+	}
+	for _, v := range to {
+		skip[v] = true
+	}
+	for w := range n.content {
+		if skip[w] {
+			continue
+		}
+		all++
+		if o.content[w] {
+			held++
+		}
+	}
+	return held, all
+}
+
+// onlyValue reports whether the newer note says nothing but the cue and
+// the new name ("We moved to Seattle in March"): a new name beside other
+// words is as likely another place ("The cinema on High Street closed"
+// is no news of "the Thai place on Elm Street").
+func onlyValue(n reading, cues string, to []string) bool {
+	_, all := ownWords(reading{}, n, cues+" "+strings.Join(n.subject, " "), to)
+	return all == 0
+}
+
+// endsOld reports whether the end cue is of something the older note
+// holds: a word next to the cue, past the little words, is one of the
+// older note's ("Dad stopped smoking" after "Dad smokes"; "Grandma Rose
+// no longer gardens"). "Hannah no longer watches TV" ends nothing of
+// "Hannah is pregnant", though the two share Hannah.
+func endsOld(o, n reading, cue string) bool {
+	p := strings.Fields(cue)
+	for i := 0; i+len(p) <= len(n.lower); i++ {
+		if !slices.Equal(n.lower[i:i+len(p)], p) {
+			continue
+		}
+		for j := i + len(p); j < len(n.lower); j++ {
+			if w := strings.TrimSuffix(n.lower[j], "'s"); !stopwords[w] && !aside(o, n, w) {
+				if o.content[stem(w)] || o.content[w] {
+					return true
+				}
+				break
+			}
+		}
+		for j := i - 1; j >= 0; j-- {
+			if w := strings.TrimSuffix(n.lower[j], "'s"); !stopwords[w] && !aside(o, n, w) {
+				return o.content[stem(w)] || o.content[w]
+			}
+		}
+	}
+	return false
+}
+
+// negatesOld reports whether the negation is of the other note's words:
+// one of them follows the negation within three words ("I'm not allergic
+// to penicillin", "not allowed to drive"). "despite not being successful"
+// negates nothing of "John is running for office again".
+func negatesOld(o, n reading) bool {
+	neg, other := n, o
+	if o.negated {
+		neg, other = o, n
+	}
+	for i, w := range neg.lower {
+		if !negations[w] && !strings.HasSuffix(w, "n't") {
+			continue
+		}
+		for j := i + 1; j < len(neg.lower) && j <= i+3; j++ {
+			v := strings.TrimSuffix(neg.lower[j], "'s")
+			if other.content[stem(v)] || other.content[v] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // sameSlot reports whether a value that changed without a cue word is
 // the same attribute in both notes: the two values share a word beside
 // them ("at 9:30" / "at 10:00", "6 people" / "8 people"). Without it a
 // new number is as likely another attribute ("on 14 June" / "has 120
 // guests").
+// slotWords are the prepositions that put a value in its slot, one as
+// good as another: "at 3pm" is moved "to 4pm", "in February" "to June".
+var slotWords = set("at on in to from until till by for")
+
 func sameSlot(o, n reading, kind string, from, to []string) bool {
 	for _, a := range from {
 		for _, b := range to {
 			for _, w := range o.around[kind+":"+a] {
-				if slices.Contains(n.around[kind+":"+b], w) {
-					return true
+				for _, v := range n.around[kind+":"+b] {
+					if w == v || slotWords[w] && slotWords[v] {
+						return true
+					}
 				}
 			}
 		}
@@ -225,10 +375,23 @@ func completed(o, n reading) (string, bool) {
 	return "", false
 }
 
+// recurring are dates that return each year: the anniversary of a thing
+// is not the thing.
+var recurring = []string{"anniversary", "birthday"}
+
+// occasionEnds are end cues that may tell of one occasion, and
+// occasions the words that name one: "Choir practice this Monday finished
+// on time" ends that evening's practice, not "Monday choir practice".
+var (
+	occasionEnds = strings.Split("finished|completed|done|ended|is over", "|")
+	occasions    = strings.Split("this monday|this tuesday|this wednesday|this thursday|this friday|this saturday|"+
+		"this sunday|this week|this weekend|this morning|this evening|today|tonight|yesterday|last night", "|")
+)
+
 // pastEvent words make a note about something that happened: "I was sick
 // on Monday" stays true after "I was sick on Thursday".
 var pastEvent = strings.Split("was|were|had|went|ran|met|paid|read|lost|yesterday|last night|"+
-	"last week|last year|last year's|this morning|tonight|today|first|got|bought|made|took|saw|gave|came|did", "|")
+	"last week|last year|last year's|this year|this morning|tonight|today|first|got|bought|made|took|saw|gave|came|did", "|")
 
 func episodic(r reading) (string, bool) { return r.firstOf(pastEvent) }
 
@@ -256,6 +419,10 @@ func otherSubject(o, n reading) (string, bool) {
 		return r.has(w) || r.has(w+"'s") || r.content[w]
 	}
 	switch {
+	case n.possessive && !o.possessive && !in(n.subject[:1], o) || o.possessive && !n.possessive && !in(o.subject[:1], n):
+		// "Marco's passport" is not the passport of a note that names no
+		// Marco.
+		return strings.Join(o.subject, " ") + " / " + strings.Join(n.subject, " "), true
 	case o.possessive != n.possessive && o.subject[0] == n.subject[0]:
 		// "Tariq" against "Tariq's wife": the same owner, another person,
 		// unless the thing owned is in both ("Max's vet" / "Max ... vet").
