@@ -2,8 +2,7 @@ package amem
 
 import (
 	"errors"
-
-	"github.com/amem-dev/amem/internal/invalid"
+	"fmt"
 )
 
 var (
@@ -15,7 +14,7 @@ var (
 	// ErrInvalid is returned (wrapped, with the reason) when caller input is
 	// rejected: empty or oversized content, invalid UTF-8, a bad namespace
 	// name, k out of range. Nothing is changed when it is returned.
-	ErrInvalid = invalid.Err
+	ErrInvalid = errors.New("invalid input")
 
 	// ErrDimensionMismatch is returned when a vector's length differs from
 	// the dimension the namespace was created with, or when the namespace
@@ -35,4 +34,6 @@ var (
 	ErrBusy = errors.New("note is claimed by another enrichment")
 )
 
-func invalidf(format string, args ...any) error { return invalid.Errorf(format, args...) }
+func invalidf(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}

@@ -1,47 +1,91 @@
 package amem
 
 import (
+	"fmt"
 	"time"
-
-	"github.com/amem-dev/amem/search"
 )
 
-// The search's request and results. The modes, profiles and link orders
-// are package search's (the pipeline), under the names amem has always
-// given them.
+// The search's request and results, and the names of its modes,
+// profiles and link orders: the domain's, which package search (the
+// pipeline) reads under its own names.
 
-// SearchMode chooses how direct hits are found: search.Vector, .Lexical
-// or .Hybrid (the default).
-type SearchMode = search.Mode
+// SearchMode chooses how direct hits are found.
+type SearchMode string
 
 const (
-	SearchVector  = search.Vector
-	SearchLexical = search.Lexical
-	SearchHybrid  = search.Hybrid
+	// SearchVector ranks notes by cosine of their embedding to the query's.
+	SearchVector SearchMode = "vector"
+	// SearchLexical ranks notes by BM25 over content, context, keywords
+	// and tags.
+	SearchLexical SearchMode = "lexical"
+	// SearchHybrid reads both rankings and orders their notes as the
+	// namespace's profile says: by relevance in the general profile; by
+	// the conversation profile's order there. The default.
+	SearchHybrid SearchMode = "hybrid"
 )
 
 // Scored is a note ID with a score, higher is better.
-type Scored = search.Hit
+type Scored struct {
+	ID    string
+	Score float64
+}
 
-// Profile is hybrid search's profile (search.Profile): general, or
-// conversation for a namespace of dialogue turns.
-type Profile = search.Profile
+// Profile is what hybrid search ranks by, for the shape of memory a
+// namespace holds.
+//
+// The general profile suits any memory (facts, preferences, decisions,
+// notes, dialogue): the vector and full-text rankings are read to a fixed
+// depth and their notes ordered by relevance, which weighs how close each
+// note is to the query in meaning and in words.
+//
+// The conversation profile suits a namespace of dialogue turns
+// ("Speaker: text"), where the answer to a question is often the reply
+// to the turn the question matches: package search/conversation orders
+// its candidates with the reply and feedback rankings and a learned
+// ranker trained on LoCoMo conversations. On other memories these
+// signals cost: the note written after a match is not its answer.
+type Profile string
 
 const (
-	ProfileAuto         = search.ProfileAuto
-	ProfileGeneral      = search.ProfileGeneral
-	ProfileConversation = search.ProfileConversation
+	// ProfileAuto picks the conversation profile for a namespace at least
+	// half of whose notes are turns ("Speaker: text"; at least two), and
+	// the general profile for any other.
+	ProfileAuto         Profile = "auto"
+	ProfileGeneral      Profile = "general"
+	ProfileConversation Profile = "conversation"
 )
 
 // ProfileInfo says which profile a namespace's searches use, and why.
-type ProfileInfo = search.ProfileInfo
+type ProfileInfo struct {
+	Profile Profile `json:"profile"`
+	// Auto is set when the profile was chosen by what the namespace
+	// holds (ProfileAuto), not set by the options or the request.
+	Auto bool `json:"auto"`
+	// Turns of the namespace's Notes are dialogue turns.
+	Turns int `json:"turns"`
+	Notes int `json:"notes"`
+}
+
+// Reason explains the choice in a sentence.
+func (p ProfileInfo) Reason() string {
+	if !p.Auto {
+		return fmt.Sprintf("%s: set explicitly", p.Profile)
+	}
+	return fmt.Sprintf("%s: %d of %d notes are dialogue turns (\"Speaker: text\"); the conversation profile is chosen from half", p.Profile, p.Turns, p.Notes)
+}
 
 // LinkOrder is where linked notes go in a context list.
-type LinkOrder = search.LinkOrder
+type LinkOrder string
 
 const (
-	LinksAfter       = search.LinksAfter
-	LinksInterleaved = search.LinksInterleaved
+	// LinksAfter lists every direct hit, then the linked notes. On LoCoMo
+	// (development split, offline curator) linked notes were evidence for
+	// 1.2% of places against 2.8% for direct hits 6-10, so interleaving
+	// them pushed better direct hits out of the first k: recall@10 0.451
+	// interleaved against 0.601 after.
+	LinksAfter LinkOrder = "after"
+	// LinksInterleaved puts each direct hit's linked notes right after it.
+	LinksInterleaved LinkOrder = "interleaved"
 )
 
 // MaxK bounds a search's K.

@@ -111,7 +111,7 @@ type SearchOptions struct {
 	// the ranker's place: the ranker was trained without it.
 	Ranker *Ranker
 
-	// Profile is hybrid search's profile (search.Profile) when a request
+	// Profile is hybrid search's profile (amem.Profile) when a request
 	// names none. Default ProfileAuto: conversation for a namespace of
 	// dialogue turns, general for any other. The reply and feedback
 	// rankings, the day spread and the ranker above serve the

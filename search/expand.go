@@ -1,17 +1,13 @@
 package search
 
-// LinkOrder is where linked notes go in a context list.
-type LinkOrder string
+import "github.com/amem-dev/amem"
+
+// LinkOrder is where linked notes go in a context list (amem.LinkOrder).
+type LinkOrder = amem.LinkOrder
 
 const (
-	// LinksAfter lists every direct hit, then the linked notes. On LoCoMo
-	// (development split, offline curator) linked notes were evidence for
-	// 1.2% of places against 2.8% for direct hits 6-10, so interleaving
-	// them pushed better direct hits out of the first k: recall@10 0.451
-	// interleaved against 0.601 after.
-	LinksAfter LinkOrder = "after"
-	// LinksInterleaved puts each direct hit's linked notes right after it.
-	LinksInterleaved LinkOrder = "interleaved"
+	LinksAfter       = amem.LinksAfter
+	LinksInterleaved = amem.LinksInterleaved
 )
 
 // Link is one of a note's links as expansion reads it: the note at its

@@ -1,23 +1,17 @@
 package search
 
-// Hit is a note ID with a score, higher is better.
-type Hit struct {
-	ID    string
-	Score float64
-}
+import "github.com/amem-dev/amem"
 
-// Mode chooses how direct hits are found.
-type Mode string
+// Hit is a note ID with a score, higher is better (amem.Scored).
+type Hit = amem.Scored
+
+// Mode chooses how direct hits are found (amem.SearchMode).
+type Mode = amem.SearchMode
 
 const (
-	// Vector ranks notes by cosine of their embedding to the query's.
-	Vector Mode = "vector"
-	// Lexical ranks notes by BM25 over content, context, keywords and tags.
-	Lexical Mode = "lexical"
-	// Hybrid reads both rankings and orders their notes as the
-	// namespace's profile says: by relevance in the general profile; by
-	// the conversation profile's Order there.
-	Hybrid Mode = "hybrid"
+	Vector  = amem.SearchVector
+	Lexical = amem.SearchLexical
+	Hybrid  = amem.SearchHybrid
 )
 
 // Query is a search as the pipeline reads it, checked by the caller.

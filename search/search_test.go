@@ -261,7 +261,7 @@ func TestExpand(t *testing.T) {
 		}
 		return links[id], true
 	}
-	hits := []Hit{{"a", 0.9}, {"gone", 0.8}, {"b", 0.7}, {"c", 0.6}}
+	hits := []Hit{{ID: "a", Score: 0.9}, {ID: "gone", Score: 0.8}, {ID: "b", Score: 0.7}, {ID: "c", Score: 0.6}}
 	show := func(es []Entry) string {
 		var parts []string
 		for _, e := range es {

@@ -1,16 +1,17 @@
-// Package invalid holds the engine's one error for caller input that is
-// refused (amem.ErrInvalid), so that the packages a search runs through
-// (search, search/conversation) return the error the root package
-// documents without importing it.
+// Package invalid wraps the engine's one error for caller input that is
+// refused, amem.ErrInvalid, with a reason, for the packages beneath the
+// domain that refuse input (search, search/conversation, memory,
+// transfer).
 package invalid
 
 import (
-	"errors"
 	"fmt"
+
+	"github.com/amem-dev/amem"
 )
 
 // Err is amem.ErrInvalid.
-var Err = errors.New("invalid input")
+var Err = amem.ErrInvalid
 
 // Errorf wraps Err with the reason.
 func Errorf(format string, args ...any) error {
