@@ -31,7 +31,7 @@ import (
 // read in full and the index built afresh.
 //
 // The format of each: an 8-byte magic ("AMEMANN2" for the graph,
-// "AMEMLEXG" for the full-text index), u64 feed number, u32 dimensions,
+// "AMEMLEXH" for the full-text index), u64 feed number, u32 dimensions,
 // u32 name length, the embedder's name, u32 CRC-32C of all of that, then
 // hnsw.Index.WriteTo's or lexindex.Index.WriteTo's bytes (with their own
 // checksums).
@@ -48,9 +48,11 @@ import (
 const (
 	annMagic = "AMEMANN2"
 	// lexMagic changes when what amem keeps of a note in its full-text
-	// index does: "AMEMLEXF" files lack the dialogue-turn trait (conversation.Turn)
-	// and are rebuilt.
-	lexMagic = "AMEMLEXG"
+	// index does, so that a file an older amem saved is rebuilt, never
+	// read as this one's: "AMEMLEXF" files lack the dialogue-turn trait
+	// (conversation.Turn); "AMEMLEXG" files count the context's quotation
+	// of the content a second time (lexindex's quoteRun).
+	lexMagic = "AMEMLEXH"
 )
 
 var annCRC = crc32.MakeTable(crc32.Castagnoli)

@@ -140,6 +140,30 @@ func sameHits(t *testing.T, what string, got, want []Hit) {
 	}
 }
 
+// unquoted is context without its quotations of content: the runs of
+// quoteRun or more terms that content holds in the same order, longest
+// first from the left.
+func unquoted(content, context []string) []string {
+	var out []string
+	for i := 0; i < len(context); {
+		run := 0
+		for j := range content {
+			k := 0
+			for i+k < len(context) && j+k < len(content) && context[i+k] == content[j+k] {
+				k++
+			}
+			run = max(run, k)
+		}
+		if run >= quoteRun {
+			i += run
+			continue
+		}
+		out = append(out, context[i])
+		i++
+	}
+	return out
+}
+
 // naive scores every document from its text, straight from the formula:
 // the check on Exhaustive itself.
 func naive(docs map[string]Fields, query string, k int, allow func(string) bool) []Hit {
@@ -152,8 +176,9 @@ func naive(docs map[string]Fields, query string, k int, allow func(string) bool)
 	total := 0
 	for id, f := range docs {
 		d := doc{tf: map[string]int{}}
-		text := f.Content + " " + f.Context + " " + strings.Join(f.Keywords, " ") + " " + strings.Join(f.Tags, " ")
-		for _, t := range Terms(text) {
+		terms := append(Terms(f.Content), unquoted(Terms(f.Content), Terms(f.Context))...)
+		terms = append(terms, Terms(strings.Join(f.Keywords, " ")+" "+strings.Join(f.Tags, " "))...)
+		for _, t := range terms {
 			d.tf[t]++
 			d.len++
 		}
@@ -373,5 +398,33 @@ func TestSearchConcurrentAndAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(50, func() { bi.ix.Search(q, 10, nil) }); n > 1 {
 		t.Errorf("Search allocates %v times, want 1 (its result)", n)
+	}
+}
+
+// A context that quotes its note's content counts the quotation once,
+// with the content: the note scores as it would with the context's own
+// words alone, while a name or a keyword the context names (fewer than
+// quoteRun terms) still counts.
+func TestContextQuoteCountsOnce(t *testing.T) {
+	const content = "Ben's dentist is Dr. Okafor at Brixton Dental."
+	ix := New()
+	ix.Upsert("quoting", Fields{Content: content, Context: "A fact about Ben: Ben's dentist is Dr. Okafor at Brixton…, noted on 5 December 2026."})
+	ix.Upsert("own", Fields{Content: content, Context: "A fact about Ben: …, noted on 5 December 2026."})
+	ix.Upsert("other", Fields{Content: "Tom's dentist moved to Leeds.", Context: "An event about Tom Leeds."})
+	for _, q := range []string{"dentist Okafor", "fact December", "Ben", "Brixton Dental"} {
+		score := map[string]float64{}
+		for _, h := range ix.Exhaustive(q, 3, nil) {
+			score[h.ID] = h.Score
+		}
+		if score["quoting"] == 0 || math.Abs(score["quoting"]-score["own"]) > 1e-12 {
+			t.Errorf("%q: quoting context scores %v, own words alone %v", q, score["quoting"], score["own"])
+		}
+	}
+	if ix.docLen[ix.num["quoting"]] != ix.docLen[ix.num["own"]] {
+		t.Errorf("lengths %d and %d", ix.docLen[ix.num["quoting"]], ix.docLen[ix.num["own"]])
+	}
+	// Shared terms short of quoteRun are no quotation: "Tom Leeds" counts.
+	if got := ix.docLen[ix.num["other"]]; got != 5+6 {
+		t.Errorf("other's length %d, want 11", got)
 	}
 }

@@ -40,10 +40,12 @@
 // by a verb or another name ("Lena takes over", "Ben's dentist", "Fatima
 // Malik leads") and is not a verb form itself ("Prefers", "Booked"); a
 // small word inside a name stays in it ("The Sopranos", "Rua das
-// Flores"); a possessive ends a phrase ("Ben" and "dentist", never "ben
+// Flores"), and so does an ampersand ("Marks & Spencer", "AT&T"); a
+// phone number is one word ("+44 20 7946 0958", "020 7946 0958": 9 to 15
+// digits in groups, opening with "+" or "0"); a possessive ends a phrase ("Ben" and "dentist", never "ben
 // dentist"), and so do verbs from a word list ("leads", "named",
-// "replacing"); times and amounts are kept as written ("9am", "£80",
-// "4.5%", a fixed share of the best score like dates, at most two); and
+// "replacing"); times, amounts and phone numbers are kept as written
+// ("9am", "£80", "4.5%", a fixed share of the best score like dates, at most two); and
 // the keyword that names the subject (below) comes first. Transcript
 // lines are read as LoCoMo measured them, without these rules.
 //
@@ -100,11 +102,14 @@
 // introduces; for a decision by the user or a team, the thing chosen
 // (after "to" in "from X to Y"); "the user" when the note opens with a
 // verb ("Prefers oat milk"). The point is the first clause as written,
-// at most 14 words; relative dates follow it resolved. Of 8, 10 (the
-// subject dropped from the clause), 14 and 24 words, 14 kept the
-// tuning halves' recall@10 closest to before (agent 0.907, LoCoMo facts
-// 0.779 against 0.780; 24 words gave 0.771, 8 gave 0.770): the clause
-// repeats the note's words in the full-text index.
+// about 14 words, cut between phrases: a cut that would fall inside a
+// name, a date or a noun phrase, or after a small word ("from…"), moves
+// past the phrase (at most 4 words on) or, for a longer one, before it;
+// relative dates follow it resolved. Of 8, 10 (the subject dropped from
+// the clause), 14 and 24 words, 14 kept the tuning halves' recall@10
+// closest to before (agent 0.907, LoCoMo facts 0.779 against 0.780; 24
+// words gave 0.771, 8 gave 0.770), when the clause counted a second time
+// in the full-text index; it no longer does (lexindex's quoteRun).
 //
 // # Linking and evolution
 //

@@ -236,7 +236,7 @@ func (r *reading) candidates(maxWords int) []*phrase {
 			flush()
 			continue
 		}
-		if r.statement && !proper[i] && (r.breaksPhrase(i) || r.opensWithVerb(i)) {
+		if r.statement && !proper[i] && (t.lower == "&" || r.breaksPhrase(i) || r.opensWithVerb(i)) {
 			flush()
 			continue
 		}

@@ -97,6 +97,9 @@ func (r *reading) statementName(i int) bool {
 		return false
 	}
 	next := r.toks[i+1]
+	if next.lower == "&" {
+		return true // "Johnson & Johnson"
+	}
 	if next.broken {
 		// An apposition: "Nora, our youngest", "Priya, Ben's fiancee".
 		return !strings.HasSuffix(w, "s") && (inSet(determiners, next.lower) || next.capital)
@@ -126,14 +129,16 @@ var nameJoiners = toSet(`da de del della di das do dos van von der la le of`)
 
 // nameJoiner reports whether token i is a small word inside a name: a
 // capitalised function word mid-sentence before a name ("The Sopranos",
-// "Rest Is History"), or a particle between two names ("Rua das Flores").
+// "Rest Is History"), an ampersand ("Marks & Spencer"), or a particle
+// between two names ("Rua das Flores").
 // p holds the proper-noun marks of the tokens after i.
 func (r *reading) nameJoiner(i int, p []bool) bool {
 	t := r.toks[i]
 	if i+1 >= len(r.toks) || !p[i+1] || r.toks[i+1].broken || t.sentStart {
 		return false
 	}
-	if t.capital && isFunctionWord(t.lower) {
+	if t.capital && isFunctionWord(t.lower) || t.lower == "&" {
+		// The tokenizer keeps an '&' only between capitalised words.
 		return true
 	}
 	return !t.capital && inSet(nameJoiners, t.lower) && i > 0 && r.toks[i-1].capital && !t.broken

@@ -110,3 +110,70 @@ func TestTokenizeStatement(t *testing.T) {
 		t.Errorf("tokenize = %q", got)
 	}
 }
+
+// A name joined by "&" and a phone number are keywords as written, whole;
+// digits that merely sit side by side are not a phone number.
+func TestStatementKeywordsWhole(t *testing.T) {
+	for _, tc := range []struct {
+		content string
+		want    []string
+		never   []string
+	}{
+		{"Buys her work shirts at Marks & Spencer.", []string{"Marks & Spencer"}, []string{"Marks", "Spencer"}},
+		{"Johnson & Johnson makes the plasters she likes.", []string{"Johnson & Johnson"}, []string{"Johnson"}},
+		{"Works at AT&T in Dallas.", []string{"AT&T", "Dallas"}, []string{"AT", "T"}},
+		{"The London office's number is +44 20 7946 0958.", []string{"+44 20 7946 0958"}, []string{"7946", "0958", "20 7946"}},
+		{"Call the surgery on 020 7946 0958 before 9am.", []string{"020 7946 0958", "9am"}, []string{"7946", "0958"}},
+	} {
+		c, _ := newTestCurator(t)
+		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})
+		for _, w := range tc.want {
+			if !slices.Contains(a.Keywords, w) {
+				t.Errorf("%q: keywords %q lack %q", tc.content, a.Keywords, w)
+			}
+		}
+		for _, w := range tc.never {
+			if slices.Contains(a.Keywords, w) {
+				t.Errorf("%q: keywords %q hold %q", tc.content, a.Keywords, w)
+			}
+		}
+	}
+}
+
+func TestPhoneLen(t *testing.T) {
+	for text, want := range map[string]int{
+		"+44 20 7946 0958.":          16,
+		"020 7946 0958 today":        13,
+		"07700 900932":               12,
+		"555-123-4567":               12,
+		"2023 2024":                  0, // years
+		"0 1 2 3 4 5 6 7 8":          0,
+		"020 7946":                   0, // too few digits
+		"020 7946 0958 1234 5678 99": 0,
+	} {
+		if got := phoneLen([]rune(text)); got != want {
+			t.Errorf("phoneLen(%q) = %d, want %d", text, got, want)
+		}
+	}
+}
+
+// A context quotes a long clause cut between phrases: never inside a
+// name or a noun phrase.
+func TestStatementClauseCut(t *testing.T) {
+	for _, tc := range []struct {
+		content, has, never string
+	}{
+		// The 14th word is "Dr.": the cut waits for the name.
+		{"On Tuesday after work he will drive over to see his old dentist Dr. Okafor at Brixton Dental about the crown.", "Dr. Okafor…", "Dr.…"},
+		// The 14th word is "from": the cut takes the month it leads to.
+		{"Lena takes over the payment gateway from Marco while he is on sabbatical from January next year.", "sabbatical from January", "from…"},
+		// The 14th word opens "payment gateway".
+		{"While Marco is away on his long sabbatical Lena takes over the whole payment gateway for the team.", "payment gateway…", "payment…"},
+	} {
+		c, _ := newTestCurator(t)
+		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})
+		if !strings.Contains(a.Context, tc.has) || strings.Contains(a.Context, tc.never) {
+			t.Errorf("%q: context %q, want %q in it and not %q", tc.content, a.Context, tc.has, tc.never)
+		}
+	}
+}

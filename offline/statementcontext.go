@@ -275,23 +275,76 @@ func (r *reading) chosen(end int) string {
 	return ""
 }
 
-// clause is the statement's first clause as written, at most maxWords
-// words, its first letter lowered unless it starts a name.
+// clause is the statement's first clause as written, at most about
+// maxWords words, its first letter lowered unless it starts a name. A
+// clause cut short is cut between phrases, never inside a name or a
+// noun phrase ("Dr. Okafor", "payment gateway").
 func (r *reading) clause(maxWords int) string {
 	end := r.firstSentence()
 	if end == 0 {
 		return ""
 	}
-	body := []rune(r.body)
-	s := strings.TrimSpace(string(body[r.toks[0].from:r.toks[end-1].to]))
-	if ws := strings.Fields(s); len(ws) > maxWords {
-		s = strings.TrimRight(strings.Join(ws[:maxWords], " "), ",;:") + "…"
+	cut := min(end, r.phraseEnd(maxWords, end))
+	s := strings.TrimSpace(string([]rune(r.body)[r.toks[0].from:r.toks[cut-1].to]))
+	if cut < end {
+		s = strings.TrimRight(s, ",;:") + "…"
 	}
 	if !r.proper[0] && !r.toks[0].acronym && !isPronounI(r.toks[0].lower) {
 		first, n := utf8.DecodeRuneInString(s)
 		s = string(unicode.ToLower(first)) + s[n:]
 	}
 	return s
+}
+
+// maxPhraseWords is how far past a cut a phrase may run before the cut
+// moves back to its start instead.
+const maxPhraseWords = 4
+
+// phraseEnd is where a clause of tokens [0, end) cut after token k-1
+// ends: at k unless tokens k-1 and k belong to one phrase or k-1 is a
+// small word that leads into k ("from January"), else past the phrase,
+// or before it when it runs on for more than maxPhraseWords.
+func (r *reading) phraseEnd(k, end int) int {
+	if k >= end {
+		return end
+	}
+	j := k
+	for j < end && (r.samePhrase(j) || r.smallWordBefore(j)) {
+		j++
+	}
+	if j-k <= maxPhraseWords {
+		return j
+	}
+	start := k - 1
+	for start > 1 && (r.samePhrase(start) || r.smallWordBefore(start)) {
+		start--
+	}
+	return max(start, 1)
+}
+
+// smallWordBefore reports whether token k-1 is a function word that
+// leads into token k, so that a clause must not end between them.
+func (r *reading) smallWordBefore(k int) bool {
+	t := r.toks[k]
+	return !t.broken && !t.sentStart && !r.proper[k-1] && isFunctionWord(r.toks[k-1].lower)
+}
+
+// samePhrase reports whether token k goes on the phrase of token k-1:
+// nothing between them but a space, and both inside one name or both
+// words a keyword phrase may hold.
+func (r *reading) samePhrase(k int) bool {
+	t, prev := r.toks[k], r.toks[k-1]
+	if t.broken || t.sentStart {
+		return false
+	}
+	if r.proper[k-1] && r.proper[k] || r.inDate[k-1] && r.inDate[k] {
+		return true
+	}
+	word := func(i int) bool {
+		w := r.toks[i].lower
+		return !r.proper[i] && !r.inDate[i] && !r.toks[i].number && !isStopword(w) && !verbLike(w) && !isVague(w)
+	}
+	return word(k-1) && word(k) && !prev.possessive
 }
 
 // isPronounI reports whether w (lower-cased) is "I" or one of its

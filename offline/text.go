@@ -52,11 +52,21 @@ func tokenizeAs(text string, statement bool) []token {
 	var toks []token
 	sentStart, broken, colon := true, true, false
 	runes := []rune(text)
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) }
+	isWord := isWordRune
 	for i := 0; i < len(runes); {
 		r := runes[i]
 		currency := statement && unicode.Is(unicode.Sc, r) && i+1 < len(runes) && unicode.IsDigit(runes[i+1])
-		if !isWord(r) && !currency {
+		phone := 0
+		if statement && (i == 0 || !isWord(runes[i-1])) {
+			phone = phoneLen(runes[i:])
+		}
+		if statement && r == '&' && len(toks) > 0 && toks[len(toks)-1].capital && nameAmpersand(runes, i) {
+			// "Marks & Spencer": the ampersand stands inside the name.
+			toks = append(toks, token{text: "&", lower: "&", broken: broken, from: i, to: i + 1, afterColon: colon})
+			i++
+			continue
+		}
+		if !isWord(r) && !currency && phone == 0 {
 			switch r {
 			case '.', '!', '?', ';', '\n', '…':
 				sentStart, broken = true, true
@@ -73,30 +83,10 @@ func tokenizeAs(text string, statement bool) []token {
 		if currency {
 			j++
 		}
-		for j < len(runes) {
-			if isWord(runes[j]) {
-				j++
-				continue
-			}
-			if j+1 < len(runes) && isWord(runes[j+1]) {
-				c, prev, next := runes[j], runes[j-1], runes[j+1]
-				joins := false
-				switch c {
-				case '\'', '’', '-', '‐':
-					joins = true
-				case '.', ',', ':', '/':
-					joins = unicode.IsDigit(prev) && unicode.IsDigit(next)
-					if statement && (c == '.' || c == '/') {
-						// "Fly.io", "sprout.garden", "Europe/Berlin"
-						joins = joins || unicode.IsLetter(prev) && unicode.IsLetter(next)
-					}
-				}
-				if joins {
-					j += 2
-					continue
-				}
-			}
-			break
+		if phone > 0 {
+			j = i + phone
+		} else {
+			j = wordEnd(runes, j, statement)
 		}
 		if statement && j < len(runes) && (runes[j] == '%' && unicode.IsDigit(runes[j-1]) || runes[j] == '+' && unicode.IsLetter(runes[j-1])) {
 			// "4.5%", "Disney+"
@@ -140,7 +130,7 @@ func tokenizeAs(text string, statement bool) []token {
 			t.capital = t.capital || innerCapital(w)
 			t.acronym = t.acronym || upperWithDigits(w)
 			t.number = t.number || currency
-			t.measure = currency || isMeasure(t.lower)
+			t.measure = currency || phone > 0 || isMeasure(t.lower)
 		}
 		toks = append(toks, t)
 		sentStart, broken, colon = false, false, false
@@ -152,6 +142,84 @@ func tokenizeAs(text string, statement bool) []token {
 		i = j
 	}
 	return toks
+}
+
+// wordEnd is the end of the word whose runes run up to j: letters and
+// digits, joined by apostrophes and hyphens, by '.', ',', ':' and '/'
+// between digits and, in a statement, by '.' and '/' between letters
+// ("Fly.io", "Europe/Berlin") and '&' before a capital ("AT&T").
+func wordEnd(runes []rune, j int, statement bool) int {
+	for j < len(runes) {
+		if isWordRune(runes[j]) {
+			j++
+			continue
+		}
+		if j+1 < len(runes) && isWordRune(runes[j+1]) {
+			c, prev, next := runes[j], runes[j-1], runes[j+1]
+			joins := false
+			switch c {
+			case '\'', '’', '-', '‐':
+				joins = true
+			case '.', ',', ':', '/':
+				joins = unicode.IsDigit(prev) && unicode.IsDigit(next)
+				if statement && (c == '.' || c == '/') {
+					joins = joins || unicode.IsLetter(prev) && unicode.IsLetter(next)
+				}
+			case '&':
+				joins = statement && unicode.IsLetter(prev) && unicode.IsUpper(next)
+			}
+			if joins {
+				j += 2
+				continue
+			}
+		}
+		break
+	}
+	return j
+}
+
+func isWordRune(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// nameAmpersand reports whether the '&' at runes[i] joins two names, a
+// space either side and a capital after: "Marks & Spencer".
+func nameAmpersand(runes []rune, i int) bool {
+	return i > 0 && i+2 < len(runes) && runes[i-1] == ' ' && runes[i+1] == ' ' && unicode.IsUpper(runes[i+2])
+}
+
+// phoneRE matches a phone number as people write it: an international
+// "+44 20 7946 0958" or a national "020 7946 0958", groups of digits
+// apart by single spaces or hyphens, or "555-123-4567".
+var phoneRE = regexp.MustCompile(`^((?:\+\d{1,3}|0\d{1,4})(?:[ -]\d{2,6}){1,4}|\d{3}-\d{3}-\d{4})(?:[^\pL\pN]|$)`)
+
+// phoneLen is the length in runes of the phone number that text opens
+// with, 0 for none: 9 to 15 digits, no word straight after.
+func phoneLen(text []rune) int {
+	if len(text) == 0 || !(text[0] == '+' || unicode.IsDigit(text[0])) {
+		return 0
+	}
+	head := string(text[:min(len(text), 32)])
+	sub := phoneRE.FindStringSubmatch(head)
+	if sub == nil {
+		return 0
+	}
+	m := sub[1]
+	n := utf8.RuneCountInString(m)
+	if n < len(text) && (text[n] == '-' || text[n] == ' ') && n+1 < len(text) && unicode.IsDigit(text[n+1]) {
+		// More digits follow: a list of numbers, not one phone number.
+		return 0
+	}
+	digits := 0
+	for _, r := range m {
+		if unicode.IsDigit(r) {
+			digits++
+		}
+	}
+	if digits < 9 || digits > 15 {
+		return 0
+	}
+	return n
 }
 
 // timeRE matches a time of day as people write it: "9am", "7:30pm", "17:45".
