@@ -68,12 +68,43 @@ func (r *reading) breaksPhrase(i int) bool {
 	if inSet(verbForms, w) || w == "near" { // a preposition the stopwords lack: "lake near"
 		return true
 	}
+	if r.thirdPersonVerb(i) {
+		return true
+	}
 	if !(strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing")) || len(w) < 5 {
 		return false
 	}
 	nextName := i+1 < len(r.toks) && r.proper != nil && r.proper[i+1] && !r.toks[i+1].broken
 	prevName := i > 0 && r.proper != nil && r.proper[i-1] && !r.toks[i].broken
 	return nextName || prevName
+}
+
+// thirdPersonVerb reports whether token i is a verb the lists lack in the
+// third person, right after the name that opens its sentence ("John
+// recalls having", "Maria volunteers at"): a lower-case word ending in a
+// single s, followed by a small word, an -ing form or nothing. A plural
+// after a name followed by a content word stays in the phrase ("Tesla
+// shares rose").
+func (r *reading) thirdPersonVerb(i int) bool {
+	if i == 0 || r.proper == nil || !r.proper[i-1] || r.toks[i].broken || r.toks[i].capital {
+		return false
+	}
+	start := i - 1
+	for start > 0 && r.proper[start-1] && !r.toks[start].sentStart && !r.toks[start].broken {
+		start--
+	}
+	if !r.toks[start].sentStart {
+		return false
+	}
+	w := r.toks[i].lower
+	if len(w) <= 3 || !strings.HasSuffix(w, "s") || strings.HasSuffix(w, "ss") {
+		return false
+	}
+	if i+1 >= len(r.toks) || r.toks[i+1].sentStart || r.toks[i+1].broken {
+		return true
+	}
+	next := r.toks[i+1].lower
+	return isStopword(next) || len(next) >= 5 && strings.HasSuffix(next, "ing")
 }
 
 // statementName reports whether the capitalised word that starts a

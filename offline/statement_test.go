@@ -29,6 +29,9 @@ func TestStatementKeywords(t *testing.T) {
 		{"Fatima Malik leads the mobile team.", []string{"Fatima Malik"}, []string{"fatima Malik leads", "Malik leads"}},
 		{"Owes Tariq £80 for the concert tickets; next match is at 5pm.", []string{"Tariq", "£80", "5pm"}, []string{"80"}},
 		{"The iPhone 15 Pro screen cracked.", []string{"iPhone 15 Pro screen"}, []string{"iphone 15 Pro"}},
+		// A verb the lists lack, after a name that opens the sentence.
+		{"John recalls having a blast at a live music event with his family last week.", []string{"John", "live music event"}, []string{"John recalls"}},
+		{"Maria volunteers at a homeless shelter and is driven to make a difference.", []string{"Maria", "homeless shelter"}, []string{"Maria volunteers"}},
 	} {
 		c, _ := newTestCurator(t)
 		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})
@@ -67,6 +70,8 @@ func TestStatementContext(t *testing.T) {
 		{"Max Hoffmann from the data team owns the ETL pipelines.", "A fact about Max Hoffmann: "},
 		{"Had knee surgery in 2021.", "An event about the user: had knee surgery in 2021"},
 		{"I'm allergic to penicillin.", "A fact about the user: I'm allergic to penicillin"},
+		{"Maria volunteers at a homeless shelter and is driven to make a difference.", "A fact about Maria: "},
+		{"John recalls having a blast at a live music event with his family last week.", "An event about John: "},
 	} {
 		c, _ := newTestCurator(t)
 		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})

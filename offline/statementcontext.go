@@ -144,7 +144,7 @@ func (r *reading) leadingPhrase(from, end int) span {
 		if k > start && t.broken {
 			break
 		}
-		if !r.proper[k] && (isStopword(t.lower) || verbLike(t.lower) || r.inDate[k] || t.number) {
+		if !r.proper[k] && (isStopword(t.lower) || verbLike(t.lower) || r.thirdPersonVerb(k) || r.inDate[k] || t.number) {
 			break
 		}
 		if k == start && !det && !r.proper[k] && !r.subjectWord(k, end) {
