@@ -78,6 +78,7 @@ func TestWriteNeighbourTable(t *testing.T) {
 		{NeighbourPair: NeighbourPair{Round: 1, Set: "agent", Label: LabelSupersede}, HeldOut: true, Supersedes: true},
 		{NeighbourPair: NeighbourPair{Round: 1, Set: "agent", Label: LabelCompatible}, HeldOut: true, Supersedes: true},
 		{NeighbourPair: NeighbourPair{Round: 2, Set: "agent+updates", Label: LabelSupersede}, HeldOut: false},
+		{NeighbourPair: NeighbourPair{Round: 4, Set: "agent+round4", Sampled: "fires", Label: LabelSupersede}, HeldOut: true, Supersedes: true},
 	}
 	var b bytes.Buffer
 	if err := WriteNeighbourTable(&b, rs, 3); err != nil {
@@ -85,7 +86,10 @@ func TestWriteNeighbourTable(t *testing.T) {
 	}
 	for _, want := range []string{
 		"| round 1 | held-out | 2 | 0.500 | 0.095-0.905 | 1.000 | 1 | 1 | 0 |",
-		"| all rounds | tuning | 1 | - | - | 0.000 | 0 | 0 | 1 |",
+		"| rounds 1-3 | tuning | 1 | - | - | 0.000 | 0 | 0 | 1 |",
+		"| rounds 1-3 | held-out | 2 | 0.500 | 0.095-0.905 | 1.000 | 1 | 1 | 0 |",
+		"| round 4 | whole (test) | 1 | 1.000 | 0.207-1.000 | 1.000 | 1 | 0 | 0 |",
+		"| round 4, fires | whole (test) | 1 |",
 		"3 locomo-facts pairs left out",
 	} {
 		if !strings.Contains(b.String(), want) {

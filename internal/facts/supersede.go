@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
+
+	"github.com/amem-dev/amem/internal/words"
 )
 
 // Note is what Supersedes reads of a memory: its text and when it was
@@ -111,7 +114,11 @@ var changed = strings.Split("moved|changed|switched|switch|rescheduled|postponed
 // It prefers silence: a plan or possibility, an addition ("too"), a note
 // about someone else and a past event (which stays true of its time)
 // never supersede, nor does a note that repeats the older one's words with
-// nothing new but a cue ("... now").
+// nothing new but a cue ("... now"), a note about another thing named by
+// a word of the older one ("the climbing gym" after "my gym membership":
+// otherThing), or a note that only implies what the older one said was
+// absent ("We collected the car from the garage" after "I don't have a
+// car": keepsNegated).
 func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if !old.Time.IsZero() && !new.Time.IsZero() && !new.Time.After(old.Time) {
 		return false, "the newer note is not later"
@@ -136,7 +143,10 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if who, ok := otherSubject(o, n); ok {
 		return false, "about someone else: " + who
 	}
-	if o.negated != n.negated && overlap >= minNegationOverlap && len(only(o.all(), n.all())) == 0 && negatesOld(o, n) {
+	if w, v, ok := otherThing(o, n); ok {
+		return false, fmt.Sprintf("another thing named by the same word (%q / %q)", w, v)
+	}
+	if o.negated != n.negated && overlap >= minNegationOverlap && len(only(o.all(), n.all())) == 0 && negatesOld(o, n) && keepsNegated(o, n) {
 		if !n.negated {
 			if w, ok := episodic(n); ok {
 				// "My first car was a red Fiesta" tells of a past car,
@@ -489,4 +499,133 @@ func sameValue(a, b string) bool {
 
 func without(a, drop []string) []string {
 	return only(a, drop)
+}
+
+// otherThing reports whether the notes name two things by a word they
+// share, by where the word stands in a compound (two content words side
+// by side, the last one the head, what the compound names): the head in
+// one note and a qualifier of another head in the other ("my gym
+// membership" / "the climbing gym", "our wedding anniversary" / "the
+// anniversary trip"), or the head in both with other qualifiers ("the
+// climbing gym" / "the hotel gym"). A word that qualifies a head in both
+// ("Wi-Fi network" / "Wi-Fi password") is one owner of two attributes,
+// left to the other rules. It returns the two compounds.
+func otherThing(o, n reading) (string, string, bool) {
+	a, b := compounds(o), compounds(n)
+	for w := range a {
+		if !o.content[w] || !n.content[w] {
+			continue
+		}
+		for _, x := range a[w] {
+			for _, y := range b[w] {
+				if x.partner == y.partner {
+					continue
+				}
+				if x.head || y.head {
+					if !sameCompound(a[w], b[w]) {
+						return x.text, y.text, true
+					}
+				}
+			}
+		}
+	}
+	return "", "", false
+}
+
+// sameCompound reports whether two notes put a word in one compound
+// alike: the same partner on the same side.
+func sameCompound(a, b []compound) bool {
+	for _, x := range a {
+		for _, y := range b {
+			if x.partner == y.partner && x.head == y.head {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// compound is a word's place in a compound: its partner's stem, whether
+// the word is the head (the last word), and the compound's text.
+type compound struct {
+	partner string
+	head    bool
+	text    string
+}
+
+// compounds finds the compounds of r, two content words side by side
+// ("gym membership", "climbing gym"), each word's stem mapped to its
+// places in them. A verb after a noun is no compound ("the service
+// runs"): a word of the cue lists, a word in -ed and compoundBreaks are
+// left out, and so are an owner ("Oliver's football"), values (numbers,
+// times, days, months, names: "two weeks", "Dr. Evans") and titles.
+func compounds(r reading) map[string][]compound {
+	out := map[string][]compound{}
+	isWord := func(w string) bool {
+		return w != "" && !stopwords[w] && !negations[w] && !strings.HasSuffix(w, "n't") &&
+			!strings.ContainsFunc(w, unicode.IsDigit) && !words.Number(w) && !days[w] && !months[w] &&
+			!price.MatchString(w) && !notNames[w] && !slices.Contains(r.values[kindName], w) &&
+			!compoundBreaks[w] && !strings.HasSuffix(w, "ed") && !cueWord[w]
+	}
+	for i := 0; i+1 < len(r.lower); i++ {
+		a, b := r.lower[i], r.lower[i+1]
+		if strings.HasSuffix(a, "'s") || !isWord(a) || !isWord(b) {
+			continue
+		}
+		c := a + " " + b
+		out[stem(a)] = append(out[stem(a)], compound{partner: stem(b), text: c})
+		out[stem(b)] = append(out[stem(b)], compound{partner: stem(a), head: true, text: c})
+	}
+	return out
+}
+
+// compoundBreaks are words that follow a noun without making a compound
+// with it: the verbs a note most often puts after its subject.
+var compoundBreaks = set("costs cost runs run goes go works work lives live starts start ends end opens open " +
+	"closes takes take needs need gets get makes make pays pay comes come plays play uses use keeps keep " +
+	"loves love likes like hates hate wants want says say renews renew expires expire lasts last " +
+	"happens due every each only still again now prefer prefers read reads")
+
+// cueWord holds every single word of the cue lists.
+var cueWord = func() map[string]bool {
+	m := map[string]bool{}
+	for _, l := range [][]string{ended, resolved, changed, succession, hedges, additions} {
+		for _, p := range l {
+			for _, w := range strings.Fields(p) {
+				m[w] = true
+			}
+		}
+	}
+	return m
+}()
+
+// keepsNegated reports whether a negation that appeared or was lifted is
+// of a predicate both notes state: the word the negation governs ("not
+// allergic", "don't have") is a word of the other note. "We collected
+// the car from the garage" lifts nothing of "I don't have a car": it
+// only implies a car.
+func keepsNegated(o, n reading) bool {
+	neg, other := n, o
+	if o.negated {
+		neg, other = o, n
+	}
+	skip := set("be been being a an the any really very so at all longer more even yet actually allowed able to")
+	owns := set("have has own owns")
+	for i, w := range neg.lower {
+		if !negations[w] && !strings.HasSuffix(w, "n't") {
+			continue
+		}
+		for j := i + 1; j < len(neg.lower); j++ {
+			v := strings.TrimSuffix(neg.lower[j], "'s")
+			if skip[v] {
+				continue
+			}
+			if other.content[stem(v)] || other.content[v] || slices.Contains(other.lower, v) ||
+				owns[v] && slices.ContainsFunc(other.lower, func(w string) bool { return owns[w] }) {
+				return true
+			}
+			break
+		}
+	}
+	return false
 }

@@ -23,6 +23,16 @@ func TestSupersedes(t *testing.T) {
 		{"negation of a narrower fact", "I don't drink tea after 6pm.", "I drink tea at breakfast.", 0.8, false, ""},
 		{"contrary words", "The printer is broken.", "The printer doesn't print.", 0.85, false, ""},
 
+		// Two things named by one word: the word is the head of a
+		// compound in one note and qualifies another head in the other.
+		{"another thing by its head", "My allotment plot costs £20 a year.", "I'm not a tenant of the school plot any more.", 0.6, false, "another thing"},
+		{"an anniversary's trip", "Our engagement anniversary is 3 May.", "We moved the anniversary dinner to June.", 0.7, false, "another thing"},
+		{"one owner, two attributes", "The office Wi-Fi network is Elm5 and the password is on the fridge.", "Changed the office Wi-Fi password to kelp88.", 0.7, true, ""},
+		// A lifted negation must state what was negated.
+		{"absence, then an implied thing", "I don't have a bike.", "We fixed the bike's puncture.", 0.6, false, ""},
+		{"absence lifted", "I don't have a bike.", "I have a bike now.", 0.8, true, "no longer negated"},
+		{"absence lifted, owned", "I don't have a bike.", "I own a bike now.", 0.8, true, "no longer negated"},
+
 		// An end or a change told by a cue word.
 		{"stopped", "I'm learning the cello.", "I stopped learning the cello.", 0.9, true, "ended"},
 		{"used to", "Omar drives to work.", "Omar used to drive but takes the train now.", 0.7, true, "used to"},
