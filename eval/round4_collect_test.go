@@ -1,3 +1,9 @@
+//go:build collect
+
+// The round-4 collector and the tuning-half dump are tools, not tests of
+// the tree: they build only with -tags collect, so that the suite never
+// carries a test that skips.
+
 package eval
 
 import (
