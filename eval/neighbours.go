@@ -166,10 +166,14 @@ func WriteNeighbourTable(w io.Writer, rs []NeighbourResult, skipped int) error {
 			row(set, half, func(r NeighbourResult) bool { return r.HeldOut == held && r.Set == set })
 		}
 	}
-	// Round 4 is held out whole: no rule was tuned on any of it.
-	row("round 4", "whole (test)", func(r NeighbourResult) bool { return r.Round == wholeRound })
-	for _, s := range []string{"fires", "others"} {
-		row("round 4, "+s, "whole (test)", func(r NeighbourResult) bool { return r.Round == wholeRound && r.Sampled == s })
+	// Rounds 4 and 5 are each held out whole: each was the test of the
+	// rule written before it (v5, v6), tuned on none of it.
+	for round := wholeRound; round <= lastRound; round++ {
+		name := "round " + strconv.Itoa(round)
+		row(name, "whole (test)", func(r NeighbourResult) bool { return r.Round == round })
+		for _, s := range []string{"fires", "others"} {
+			row(name+", "+s, "whole (test)", func(r NeighbourResult) bool { return r.Round == round && r.Sampled == s })
+		}
 	}
 	if skipped > 0 {
 		fmt.Fprintf(&b, "\n%d locomo-facts pairs left out: their notes are read from the LoCoMo file (--locomo).\n", skipped)
@@ -178,9 +182,13 @@ func WriteNeighbourTable(w io.Writer, rs []NeighbourResult, skipped int) error {
 	return err
 }
 
-// wholeRound is the round of the real-neighbour pairs held out whole
-// (LABELLING.md, Round 4): the rows by half leave it out.
-const wholeRound = 4
+// wholeRound is the first round of the real-neighbour pairs held out
+// whole (LABELLING.md, Rounds 4 and 5), lastRound the last: the rows by
+// half leave them out.
+const (
+	wholeRound = 4
+	lastRound  = 5
+)
 
 // wilson is the 95% Wilson score interval of k successes in n; NaN for
 // none.

@@ -6,18 +6,17 @@ import (
 	"time"
 
 	"github.com/amem-dev/amem"
-	"github.com/amem-dev/amem/offline"
 )
 
-// The examples of issue 30 through a real Memory whose offline curator a
-// caller has given the rule (offline.FactSupersedes; the product's
-// default does not, docs/EVALUATION.md: Real neighbours): the current
-// fact comes first, the old note is marked superseded by the new one, and
-// a search as of a time before the change answers with the old one.
-func TestIssue30ExamplesWithFactSupersedes(t *testing.T) {
+// The examples of issue 30 through a real Memory with the product's
+// options (use-lite and the offline curator, whose default supersession
+// rule is offline.FactSupersedes, v6: docs/EVALUATION.md, Round 5): the
+// current fact comes first, the old note is marked superseded by the new
+// one, and a search as of a time before the change answers with the old
+// one.
+func TestIssue30ExamplesProductDefault(t *testing.T) {
 	ctx := context.Background()
 	opts := productOptions(t)
-	opts.Curator = offline.New(opts.Embedder, &offline.Options{Supersedes: offline.FactSupersedes})
 	mem := openMemory(t, opts)
 	day := func(d int) time.Time { return time.Date(2026, 3, d, 9, 0, 0, 0, time.UTC) }
 	for _, tc := range []struct{ old, new, query string }{

@@ -104,8 +104,9 @@ type Options struct {
 	// note makes it no longer true (issue 30: "I'm not allergic to
 	// penicillin after all" against "I'm allergic to penicillin"); ok
 	// supersedes it, and reason goes into its history. It must be safe
-	// for concurrent use. Default nil: the offline curator supersedes
-	// nothing until a rule is given here.
+	// for concurrent use. Default nil: the curator supersedes nothing
+	// until a rule is given here (the product's, local.NewCurator, gives
+	// FactSupersedes with use-lite).
 	Supersedes func(note amem.Note, cand amem.Candidate) (reason string, ok bool)
 }
 

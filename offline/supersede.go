@@ -20,19 +20,21 @@ func (c *Curator) supersede(note amem.Note, cs []*scored) []amem.Supersession {
 	return out
 }
 
-// FactSupersedes is the offline rule of issue 30 (internal/facts: a flipped
-// negation, a cue of an end or a change, a new value for the same slot of
-// the same thing), as an Options.Supersedes, for callers who choose it;
-// the product does not. On pairs written as candidate updates it scores
-// 0.97 precision, but on the candidates the curator is really shown in a
-// store (eval/testdata/supersede/neighbours.jsonl) 0.69 on the held-out
-// halves and 0.85 on round 4, a fresh test, short of the 0.9 the issue
-// asks (docs/EVALUATION.md, Real neighbours): a store holds many facts about one user, and a fact with a
-// time, an amount or a cue word reads as an update of another ("The
-// Manchester return went up to £72" is no news of "The plumber quoted
-// £450"). Its cosine floors were set for use-lite's vectors. Dialogue turns
-// ("Speaker: text") are left alone: a turn reports what was said, and a
-// later turn saying otherwise does not make the earlier one unsaid.
+// FactSupersedes is the offline rule of issue 30 (internal/facts, v6: a
+// flipped negation, a cue of an end or a change of the older note's own
+// words, a new value for the same slot of the same thing), as an
+// Options.Supersedes; the product's offline curator uses it with use-lite
+// (local.NewCurator). On the candidates the curator is really shown in a
+// store (eval/testdata/supersede/neighbours.jsonl) it scores 0.93 on
+// round 5, the fresh test written for it, and 0.97 on the held-out half
+// of the pairs written as updates (docs/EVALUATION.md, Round 5): it
+// prefers silence, since a store holds many facts about one user, and a
+// fact with a time, an amount or a cue word can read as an update of
+// another ("The Manchester return went up to £72" is no news of "The
+// plumber quoted £450"). Its cosine floors were set for use-lite's
+// vectors. Dialogue turns ("Speaker: text") are left alone: a turn
+// reports what was said, and a later turn saying otherwise does not make
+// the earlier one unsaid.
 func FactSupersedes(note amem.Note, cand amem.Candidate) (string, bool) {
 	if sp, _ := splitSpeaker(note.Content); sp != "" {
 		return "", false

@@ -27,7 +27,8 @@ type reading struct {
 	possessive bool
 	negated    bool
 	// around holds the words on either side of each value (kind, then
-	// value): the attribute a value is of ("at 9:30", "14 June", "120
+	// value), "<" before the word on its left and ">" before the one on
+	// its right: the attribute a value is of ("at 9:30", "14 June", "120
 	// guests").
 	around map[string][]string
 	at     int      // the token being read
@@ -149,10 +150,10 @@ func (r *reading) add(kind, v string) {
 	}
 	k := kind + ":" + v
 	if r.at > 0 {
-		r.around[k] = append(r.around[k], r.lower[r.at-1])
+		r.around[k] = append(r.around[k], "<"+r.lower[r.at-1])
 	}
 	if r.at+1 < len(r.lower) {
-		r.around[k] = append(r.around[k], r.lower[r.at+1])
+		r.around[k] = append(r.around[k], ">"+r.lower[r.at+1])
 	}
 }
 

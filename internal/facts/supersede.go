@@ -119,6 +119,19 @@ var changed = strings.Split("moved|changed|switched|switch|rescheduled|postponed
 // otherThing), or a note that only implies what the older one said was
 // absent ("We collected the car from the garage" after "I don't have a
 // car": keepsNegated).
+//
+// This is v6 (issue 30), which puts precision first: a newer note that
+// begins with a name the older note does not hold is about someone else
+// (otherOwner); a change cue must be of the older note's words, not of
+// another object or person next to shared words (changesOld, and
+// attached for the cues that need no shared words); a name is a new
+// value only of an attribute the older note gives it (nameSlot), a
+// number after a name only of a thing the older note names
+// (versionOfOld); one qualifier of two heads ("favourite restaurant" /
+// "favourite takeaway") or a qualified thing after the bare one ("the
+// climbing gym" after "the gym") is another thing (otherThing); and an
+// older note that is a condition ("if it breaks"), or a thing the user
+// has, is ended by no resolution cue.
 func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if !old.Time.IsZero() && !new.Time.IsZero() && !new.Time.After(old.Time) {
 		return false, "the newer note is not later"
@@ -136,9 +149,18 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	if w, ok := episodic(o); ok {
 		return false, fmt.Sprintf("the older note is a past event (%q)", w)
 	}
+	if o.has("if") {
+		// "The washing machine is under warranty until June if it
+		// breaks again": a condition, which no later news ends.
+		return false, "the older note is a condition (\"if\")"
+	}
 	overlap := overlapOf(o, n)
-	if w, ok := n.firstOf(succession); ok && overlap >= minOverlap {
+	who, otherOwned := otherOwner(o, n)
+	if w, ok := n.firstOf(succession); ok && overlap >= minOverlap && endsOld(o, n, w) && (!otherOwned || roleCue[w]) {
 		return true, fmt.Sprintf("succession (%q, overlap %.2f)", w, overlap)
+	}
+	if otherOwned {
+		return false, "about someone else, whom the older note does not name: " + who
 	}
 	if who, ok := otherSubject(o, n); ok {
 		return false, "about someone else: " + who
@@ -170,6 +192,12 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	endCue, isEnded := n.firstOf(ended)
 	if !isEnded {
 		endCue, isEnded = n.firstOf(resolved)
+		if isEnded && o.firstPerson() && slices.ContainsFunc(o.lower, func(w string) bool { return owning[w] }) {
+			// A pending state resolves; a thing owned does not: "We
+			// collected the car from the garage" ends nothing of "I have
+			// a car".
+			isEnded = false
+		}
 	}
 	if !isEnded {
 		endCue, isEnded = completed(o, n)
@@ -193,8 +221,8 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 	}
 	switch {
 	case kind != "" && (isEnded || isChanged) && sameThing(o, n, endCue+" "+changeCue, to, minThingShare) &&
-		(kind != kindName && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)) ||
-			kind == kindName && (isChanged && onlyValue(n, changeCue, to) && sameSlot(o, n, kind, from, to) ||
+		(kind != kindName && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)) && versionOfOld(o, n, kind, to) ||
+			kind == kindName && nameSlot(o, n, from, changeCue) && (isChanged && onlyValue(n, changeCue, to) && sameSlot(o, n, kind, from, to) ||
 				cosine >= minNameCosine && (overlap >= minOverlap || sameSlot(o, n, kind, from, to)))):
 		cue := changeCue
 		if isEnded {
@@ -205,10 +233,10 @@ func Supersedes(old, new Note, cosine float64) (bool, string) {
 		return true, fmt.Sprintf("ended (%q, overlap %.2f)", endCue, overlap)
 	case kind != "" && kind != kindName && overlap >= minValueOverlap && sameSlot(o, n, kind, from, to) && sameThing(o, n, "", to, minValueThingShare):
 		return true, fmt.Sprintf("new %s: %s -> %s (overlap %.2f)", kind, strings.Join(from, ","), strings.Join(to, ","), overlap)
-	case isChanged && overlap >= minOverlap && addsWords(o, n, changeCue) && sameThing(o, n, changeCue, nil, minThingShare):
+	case isChanged && overlap >= minOverlap && addsWords(o, n, changeCue) && sameThing(o, n, changeCue, nil, minThingShare) && changesOld(o, n, changeCue):
 		return true, fmt.Sprintf("changed (%q, overlap %.2f)", changeCue, overlap)
 	}
-	if w, ok := n.firstOf(strongEnded); ok && cosine >= strongCueCosine && (endsOld(o, n, w) || cosine >= sureCueCosine) {
+	if w, ok := n.firstOf(strongEnded); ok && cosine >= strongCueCosine && attached(o, n, w, true) {
 		if _, was := o.firstOf(ended); !was {
 			return true, fmt.Sprintf("ended (%q, cosine %.2f)", w, cosine)
 		}
@@ -270,28 +298,71 @@ func onlyValue(n reading, cues string, to []string) bool {
 // older note's ("Dad stopped smoking" after "Dad smokes"; "Grandma Rose
 // no longer gardens"). "Hannah no longer watches TV" ends nothing of
 // "Hannah is pregnant", though the two share Hannah.
-func endsOld(o, n reading, cue string) bool {
+func endsOld(o, n reading, cue string) bool { return attached(o, n, cue, false) }
+
+// attached is endsOld; with skipOwner, for a cue that needs no shared
+// words, the newer note's own subject is passed over too ("Caroline used
+// to go horseback riding" ends nothing of a note that only mentions
+// Caroline), and a word after the cue, where there is one, decides.
+func attached(o, n reading, cue string, skipOwner bool) bool {
+	aside := func(o, n reading, w string) bool {
+		return aside(o, n, w) || skipOwner && slices.Contains(n.subject, w)
+	}
 	p := strings.Fields(cue)
 	for i := 0; i+len(p) <= len(n.lower); i++ {
 		if !slices.Equal(n.lower[i:i+len(p)], p) {
 			continue
 		}
-		for j := i + len(p); j < len(n.lower); j++ {
-			if w := strings.TrimSuffix(n.lower[j], "'s"); !stopwords[w] && !aside(o, n, w) {
-				if o.content[stem(w)] || o.content[w] {
+		// A word is the older note's in its own form or with -s ("drive"
+		// / "drives").
+		holds := func(w string) bool { return o.content[stem(w)] || o.content[w] || o.content[stem(w+"s")] }
+		next := func(j int) (int, string) {
+			for ; j < len(n.lower); j++ {
+				if w := strings.TrimSuffix(n.lower[j], "'s"); !stopwords[w] && !aside(o, n, w) {
+					return j, w
+				}
+			}
+			return j, ""
+		}
+		if j, w := next(i + len(p)); w != "" {
+			if holds(w) {
+				// The object of what ended must be the older note's too:
+				// "I used to play the guitar" ends nothing of "I play
+				// tennis on Saturdays".
+				if !verbLike[w] {
 					return true
 				}
-				break
+				k := j + 1
+				for k < len(n.lower) && articles[n.lower[k]] {
+					k++
+				}
+				if k == len(n.lower) || stopwords[n.lower[k]] || holds(n.lower[k]) || aside(o, n, n.lower[k]) {
+					return true
+				}
+				return false
+			}
+			if skipOwner {
+				// A cue that needs no shared words is of what follows it
+				// where anything does: "is no longer the one on the router
+				// sticker" ends nothing of "is in the shared 1Password vault".
+				continue
 			}
 		}
 		for j := i - 1; j >= 0; j-- {
 			if w := strings.TrimSuffix(n.lower[j], "'s"); !stopwords[w] && !aside(o, n, w) {
-				return o.content[stem(w)] || o.content[w]
+				return holds(w)
 			}
 		}
 	}
 	return false
 }
+
+var articles = set("a an the my our his her their")
+
+// verbLike are the verbs an end cue governs whose object says what ended:
+// "used to play the guitar" is not "play tennis".
+var verbLike = set("play plays playing drink drinks drinking eat eats eating go goes going have has own owns " +
+	"use uses using take takes taking watch watches watching read reads reading drive drives driving")
 
 // negatesOld reports whether the negation is of the other note's words:
 // one of them follows the negation within three words ("I'm not allergic
@@ -323,14 +394,14 @@ func negatesOld(o, n reading) bool {
 // guests").
 // slotWords are the prepositions that put a value in its slot, one as
 // good as another: "at 3pm" is moved "to 4pm", "in February" "to June".
-var slotWords = set("at on in to from until till by for")
+var slotWords = set("at on in to from until till by for is are")
 
 func sameSlot(o, n reading, kind string, from, to []string) bool {
 	for _, a := range from {
 		for _, b := range to {
 			for _, w := range o.around[kind+":"+a] {
 				for _, v := range n.around[kind+":"+b] {
-					if w == v || slotWords[w] && slotWords[v] {
+					if w == v || w[0] == '<' && v[0] == '<' && slotWords[w[1:]] && slotWords[v[1:]] || months[w[1:]] && months[v[1:]] {
 						return true
 					}
 				}
@@ -501,6 +572,156 @@ func without(a, drop []string) []string {
 	return only(a, drop)
 }
 
+// roleCue are the succession cues that tell of a person who took over a
+// role, and so begin with someone the older note need not name.
+var roleCue = func() map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Split("took over|taken over|taking over|replaced|replaces|succeeded", "|") {
+		m[w] = true
+	}
+	return m
+}()
+
+// otherOwner reports whether the newer note begins with a name (its
+// owner: "Elena now works four night shifts") that the older note does
+// not hold at all ("Works night shifts as a security guard"), while the
+// older names no one or someone else: a change of another person's or
+// thing's fact. A first word that reads as a verb of a note about the
+// user ("Switched ...", "Donates ...", "Takes ...") is no name.
+func otherOwner(o, n reading) (string, bool) {
+	if len(n.subject) == 0 || n.subject[0] == "user" || len(n.lower) == 0 {
+		return "", false
+	}
+	w := n.subject[0]
+	if stopwords[w] || negations[w] || strings.HasSuffix(w, "n't") || cueWord[w] || days[w] || months[w] || notOwners[w] || strings.HasSuffix(w, "ly") ||
+		!n.possessive && (strings.HasSuffix(w, "ed") || strings.HasSuffix(w, "ing") || strings.HasSuffix(w, "s")) {
+		return "", false
+	}
+	if len(o.subject) > 0 && o.subject[0] == w || o.has(w) || o.has(w+"'s") || o.content[w] || o.content[stem(w)] {
+		return "", false
+	}
+	return w, true
+}
+
+// changesOld reports whether a change cue is of something the older note
+// holds: the thing after the cue, past an owner ("moved Max's
+// vaccination"), is one of the older note's words ("The user turned dark
+// mode off"), or, where the cue is followed by where it went ("The shared
+// drive moved to SharePoint") or is "now", the word before it. "I now
+// mentor only Lin" changes nothing of "Kofi moved into the SRE team";
+// "The vet moved Max's vaccination to June" nothing of "Max's vet is Dr.
+// Patel".
+func changesOld(o, n reading, cue string) bool {
+	p := strings.Fields(cue)
+	holds := func(w string) bool { return o.content[stem(w)] || o.content[w] }
+	for i := 0; i+len(p) <= len(n.lower); i++ {
+		if !slices.Equal(n.lower[i:i+len(p)], p) {
+			continue
+		}
+		before := cue == "now" || cue == "from now on"
+		j := i + len(p)
+		if j < len(n.lower) && (slotWords[n.lower[j]] || awayWords[n.lower[j]]) || j == len(n.lower) {
+			before = true
+		}
+		for ; j < len(n.lower); j++ {
+			w := n.lower[j]
+			if strings.HasSuffix(w, "'s") || stopwords[w] || aside(o, n, w) {
+				continue
+			}
+			if holds(w) {
+				return true
+			}
+			break
+		}
+		if !before {
+			continue
+		}
+		for j := i - 1; j >= 0; j-- {
+			if w := strings.TrimSuffix(n.lower[j], "'s"); !stopwords[w] && !aside(o, n, w) {
+				if holds(w) {
+					return true
+				}
+				break
+			}
+		}
+	}
+	return false
+}
+
+// owning are the verbs of a note that the user owns something.
+var owning = set("have has own owns")
+
+// awayWords follow a change cue to say the thing went, not what it
+// changed: "Sofia moved away".
+var awayWords = set("away out off abroad")
+
+// versionOfOld reports whether a new number that follows a name (a
+// version: "Postgres 16", "iOS 17") is of a thing the older note names:
+// "Production is on Postgres 16 now" is no new date of "The product
+// launch is on May 3".
+func versionOfOld(o, n reading, kind string, to []string) bool {
+	if kind != kindNumber {
+		return true
+	}
+	for _, v := range to {
+		for _, w := range n.around[kind+":"+v] {
+			if w[0] == '<' && slices.Contains(n.values[kindName], w[1:]) && !o.content[w[1:]] && !o.content[stem(w[1:])] {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// nameSlot reports whether a name of the older note is the value of an
+// attribute there: after a copula ("My GP is Dr. Adeyemi", "The offsite
+// is in Lisbon", "Favourite takeaway is the Lebanese place"), or where
+// someone lives or is based ("We live in Boston", "lives in her house in
+// Dover"); or whether the newer note names the older value it replaces
+// ("from Octopus", "instead of Supabase"). A name elsewhere is no
+// attribute's value: "The billing service ... runs on Fly.io" is not
+// changed by "Upgraded the billing service to PostgreSQL 17", nor "the
+// family is going to Cornwall" by "moved into a care home in Canterbury".
+func nameSlot(o, n reading, from []string, cue string) bool {
+	for i, w := range n.lower {
+		if (w == "from" || w == "instead" && i+1 < len(n.lower) && n.lower[i+1] == "of" || w == "rather" && i+1 < len(n.lower) && n.lower[i+1] == "than") &&
+			slices.ContainsFunc(n.lower[i+1:min(i+4, len(n.lower))], func(v string) bool { return slices.Contains(o.values[kindName], v) }) {
+			return true
+		}
+	}
+	for _, v := range from {
+		for i, w := range o.lower {
+			if w != v {
+				continue
+			}
+			j := i - 1
+			for j >= 0 && nameLead[o.lower[j]] {
+				j--
+			}
+			if j < 0 {
+				continue
+			}
+			if copulas[o.lower[j]] || (o.lower[j] == "in" || o.lower[j] == "at") && placeCues[cue] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// plainQualifiers qualify a thing without naming another one: "the team
+// standup" is the standup.
+var plainQualifiers = set("team daily weekly monthl annual usual regula curren main whole same")
+
+// notOwners are words a note may begin with that name no one.
+var notOwners = set("because since while although though once today tonight yesterday tomorrow")
+
+var (
+	copulas   = set("is are was were")
+	placeCues = set("moved relocated switched changed")
+	nameLead  = set("the a an my our his her their dr dr. mr mr. ms ms. mrs mrs.")
+)
+
 // otherThing reports whether the notes name two things by a word they
 // share, by where the word stands in a compound (two content words side
 // by side, the last one the head, what the compound names): the head in
@@ -512,9 +733,15 @@ func without(a, drop []string) []string {
 // left to the other rules. It returns the two compounds.
 func otherThing(o, n reading) (string, string, bool) {
 	a, b := compounds(o), compounds(n)
-	for w := range a {
+	for w := range b {
 		if !o.content[w] || !n.content[w] {
 			continue
+		}
+		for _, y := range b[w] {
+			if y.head && len(a[w]) == 0 && !o.content[y.partner] && !plainQualifiers[y.partner] && !strings.HasSuffix(y.partner, "ly") {
+				// "the climbing gym" after a note of "the gym" alone.
+				return w, y.text, true
+			}
 		}
 		for _, x := range a[w] {
 			for _, y := range b[w] {
@@ -525,6 +752,11 @@ func otherThing(o, n reading) (string, string, bool) {
 					if !sameCompound(a[w], b[w]) {
 						return x.text, y.text, true
 					}
+				} else if !o.content[y.partner] && !sameCompound(a[w], b[w]) && !strings.HasSuffix(w, "ly") {
+					// "Favourite restaurant" / "favourite takeaway": one
+					// qualifier of two heads, the newer one not in the
+					// older note.
+					return x.text, y.text, true
 				}
 			}
 		}
@@ -584,7 +816,7 @@ func compounds(r reading) map[string][]compound {
 var compoundBreaks = set("costs cost runs run goes go works work lives live starts start ends end opens open " +
 	"closes takes take needs need gets get makes make pays pay comes come plays play uses use keeps keep " +
 	"loves love likes like hates hate wants want says say renews renew expires expire lasts last " +
-	"happens due every each only still again now prefer prefers read reads")
+	"happens due every each only still again now prefer prefers read reads said says told")
 
 // cueWord holds every single word of the cue lists.
 var cueWord = func() map[string]bool {

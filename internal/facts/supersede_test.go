@@ -77,6 +77,32 @@ func TestSupersedes(t *testing.T) {
 		{"a past event", "I had a migraine on Monday.", "I had a migraine on Friday.", 0.9, false, "past event"},
 		{"unrelated", "I'm allergic to ibuprofen.", "The boiler was serviced.", 0.2, false, "unrelated"},
 		{"no change", "Rosa has a tabby cat.", "Rosa's cat is called Miso.", 0.7, false, "no change found"},
+
+		// v6: precision first.
+		// A new value of an attribute the older note does not state: a
+		// name is a value only after a copula, or as a place when the
+		// newer note says something moved.
+		{"a version of another thing", "The shop site is built in Rails and hosted on Render.", "Upgraded the shop site to MySQL 8.", 0.7, false, ""},
+		{"a name not in a slot", "The choir is going to Vienna for it.", "The choir moved rehearsals into the church hall in Bath.", 0.7, false, ""},
+		{"a name after a copula", "My dentist is Dr. Moreau.", "My dentist is now Dr. Kaur.", 0.8, true, "new name"},
+		{"a place with a move", "Rosa lives in Exeter.", "Rosa moved to Plymouth.", 0.7, true, "new name"},
+		{"the older value named", "The blog is hosted on Ghost.", "The blog is hosted on Hugo instead of Ghost.", 0.8, true, ""},
+		{"a number after another name", "The fair is on May 3.", "Staging is on Node 22 now.", 0.5, false, ""},
+		// A change cue must be of the older note's words and its owner.
+		{"someone the older note does not name", "Works early shifts at the bakery.", "Rosa now works early shifts at the bakery.", 0.7, false, "someone else"},
+		{"a cue of another thing", "Omar joined the running club in May.", "I now coach only Rosa; Omar's coach is at the running club.", 0.6, false, ""},
+		{"a cue of the older note's thing", "I coach Omar and Rosa on Fridays.", "I now coach only Rosa.", 0.7, true, "changed"},
+		{"a cue of another object", "Omar's GP is Dr. Hale.", "The GP moved Omar's check-up.", 0.6, false, ""},
+		{"an end of another object", "I play squash on Sundays.", "I used to play the violin.", 0.5, false, ""},
+		{"an end cue of something else", "The shed key is in the blue tin by the back door.", "The key is no longer the one under the mat; it's now with Omar.", 0.75, false, ""},
+		// One qualifier of two heads, or a qualified thing after the bare
+		// one, names another thing.
+		{"one qualifier, two heads", "Favourite café is the one on Mill Lane.", "Favourite bakery is now the one on Quay Street.", 0.75, false, "another thing"},
+		{"a qualified thing after the bare one", "The pool raised my membership to £30 a month.", "I'm not a member of the lido pool any more.", 0.55, false, "another thing"},
+		{"a plain qualifier", "Standup is at 9:00.", "The team standup moved to 9:45.", 0.8, true, "new time"},
+		// A condition, and a thing owned, are not states that end.
+		{"a condition", "The kettle is under guarantee until May if it fails.", "The kettle failed and was replaced under guarantee.", 0.8, false, "condition"},
+		{"a thing owned", "I have a bike.", "We collected the bike from the repair shop.", 0.6, false, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			old := Note{Text: tc.old, Time: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}

@@ -1,8 +1,8 @@
 //go:build collect
 
-// The round-4 collector and the tuning-half dump are tools, not tests of
-// the tree: they build only with -tags collect, so that the suite never
-// carries a test that skips.
+// The collector of the fresh rounds (4, 5) and the tuning-half dump are
+// tools, not tests of the tree: they build only with -tags collect, so
+// that the suite never carries a test that skips.
 
 package eval
 
@@ -25,8 +25,24 @@ import (
 //go:embed testdata/supersede/round4.jsonl
 var round4JSONL []byte
 
+//go:embed testdata/supersede/round5.jsonl
+var round5JSONL []byte
+
+// freshRounds are the rounds of new memories a collection can add after
+// the agent set: the file, the prefix of its IDs and the namespace.
+var freshRounds = map[string]struct {
+	data      []byte
+	file      string
+	prefix    string
+	namespace string
+}{
+	"4": {round4JSONL, "round4.jsonl", "r", "round4"},
+	"5": {round5JSONL, "round5.jsonl", "s", "round5"},
+}
+
 // shownPair is one candidate the offline curator was shown with a new
-// note while round 4's store was filled, and what the rule said of it.
+// note while a fresh round's store was filled, and what the rule said of
+// it.
 type shownPair struct {
 	Old      NeighbourNote `json:"old"`
 	New      NeighbourNote `json:"new"`
@@ -36,25 +52,34 @@ type shownPair struct {
 	Position int           `json:"position"`
 }
 
-// TestCollectRound4 rebuilds the collector of LABELLING.md for round 4:
-// the agent set's memories and then round4.jsonl's, in file order, one a
+// TestCollectRound rebuilds the collector of LABELLING.md for a fresh
+// round (AMEM_SUPERSEDE_ROUND, 4 when unset): the agent set's memories
+// and then the round's (round4.jsonl, round5.jsonl), in file order, one a
 // minute, are added through a Memory with the product's offline options
-// and a recording Supersedes that logs every candidate shown with each
-// round-4 note, asks the rule in the tree about it and supersedes
+// and a recording Supersedes that logs every candidate shown with each of
+// the round's notes, asks the rule in the tree about it and supersedes
 // nothing. It runs only when AMEM_SUPERSEDE_COLLECT names the JSONL file
 // to write (it is not a test of the tree: it writes the collection that
-// round 4's pairs are drawn from).
-func TestCollectRound4(t *testing.T) {
+// the round's pairs are drawn from).
+func TestCollectRound(t *testing.T) {
 	out := os.Getenv("AMEM_SUPERSEDE_COLLECT")
 	if out == "" {
 		t.Skip("AMEM_SUPERSEDE_COLLECT names the file to write")
+	}
+	name := os.Getenv("AMEM_SUPERSEDE_ROUND")
+	if name == "" {
+		name = "4"
+	}
+	round, ok := freshRounds[name]
+	if !ok {
+		t.Fatalf("no fresh round %q", name)
 	}
 	agent, err := AgentMemories()
 	if err != nil {
 		t.Fatal(err)
 	}
 	type memory struct{ ID, Text string }
-	r4, err := readJSONL[memory](round4JSONL, "round4.jsonl")
+	fresh, err := readJSONL[memory](round.data, round.file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +88,7 @@ func TestCollectRound4(t *testing.T) {
 	for _, n := range agent.Spaces[0].Notes {
 		notes = append(notes, memory{ID: n.Units[0], Text: n.Content})
 	}
-	notes = append(notes, r4...)
+	notes = append(notes, fresh...)
 	for _, n := range notes {
 		if idOf[n.Text] != "" {
 			t.Fatalf("two notes say %q", n.Text)
@@ -77,7 +102,7 @@ func TestCollectRound4(t *testing.T) {
 	)
 	record := func(note amem.Note, cand amem.Candidate) (string, bool) {
 		newID := idOf[note.Content]
-		if !strings.HasPrefix(newID, "r") {
+		if !strings.HasPrefix(newID, round.prefix) {
 			return "", false
 		}
 		why, ok := offline.FactSupersedes(note, cand)
@@ -99,7 +124,7 @@ func TestCollectRound4(t *testing.T) {
 	mem := openMemory(t, opts)
 	ctx := context.Background()
 	for i, n := range notes {
-		if _, err := mem.Add(ctx, amem.AddRequest{Namespace: "round4", Content: n.Text, EventTime: agentEpoch.Add(time.Duration(i) * time.Minute)}); err != nil {
+		if _, err := mem.Add(ctx, amem.AddRequest{Namespace: round.namespace, Content: n.Text, EventTime: agentEpoch.Add(time.Duration(i) * time.Minute)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -120,7 +145,7 @@ func TestCollectRound4(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%d pairs shown with round 4's notes", len(shown))
+	t.Logf("%d pairs shown with round %s's notes", len(shown), name)
 }
 
 // tunePair is a pair of a tuning half with its cosine, for tuning the
@@ -136,10 +161,11 @@ type tunePair struct {
 	Cosine  float64   `json:"cosine"`
 }
 
-// TestDumpTuningHalves writes the tuning halves of pairs.jsonl and
-// neighbours.jsonl (never a held-out pair) with their cosines to the file
-// AMEM_SUPERSEDE_TUNING names, so that the rule can be tuned on them
-// without the model.
+// TestDumpTuningHalves writes the tuning data with their cosines to the
+// file AMEM_SUPERSEDE_TUNING names, so that the rule can be tuned on it
+// without the model: the tuning half of pairs.jsonl (never a held-out
+// pair) and every pair of neighbours.jsonl, whose held-out halves and
+// round 4 have each been measured and looked at (LABELLING.md, Round 5).
 func TestDumpTuningHalves(t *testing.T) {
 	out := os.Getenv("AMEM_SUPERSEDE_TUNING")
 	if out == "" {
@@ -171,9 +197,7 @@ func TestDumpTuningHalves(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range ns {
-		if !p.HeldOut() {
-			tune = append(tune, tunePair{File: "neighbours", ID: p.ID, Label: p.Label, Old: p.Old.Text, New: p.New.Text})
-		}
+		tune = append(tune, tunePair{File: "neighbours", ID: p.ID, Label: p.Label, Old: p.Old.Text, New: p.New.Text})
 	}
 	for _, p := range tune {
 		texts = append(texts, p.Old, p.New)
