@@ -10,8 +10,8 @@ import (
 // goroutine, each time they are to read a namespace's saved files; it
 // returns the function that removes it.
 func SetReadHook(f func(ns string)) (remove func()) {
-	readHook = f
-	return func() { readHook = nil }
+	readHook.Store(&f)
+	return func() { readHook.Store(nil) }
 }
 
 // AskSavedFiles asks a file reader for ns's saved files within feed f,

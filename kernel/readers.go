@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"sync/atomic"
 
 	"github.com/amem-dev/amem"
 	"github.com/amem-dev/amem/index/hnsw"
@@ -18,8 +19,9 @@ import (
 // opens a file itself. There are several readers, not one, so that first
 // loads of different namespaces still read their files side by side; a
 // namespace's loads are serialised before they get here, by its Space's
-// turn (catchUp). After Close a request fails with amem.ErrClosed and
-// nothing is opened.
+// turn (catchUp). A load that gave up waiting leaves its reader to
+// finish, and what it read is dropped. After Close a request fails with
+// amem.ErrClosed and nothing is opened.
 
 // fileReaders is how many namespaces' files may be read at once; a load
 // past them waits for one to finish.
@@ -53,7 +55,7 @@ type readAnswer struct {
 
 // readHook, set only by tests (export_test.go), runs on the goroutine
 // about to read a namespace's files, first.
-var readHook func(ns string)
+var readHook atomic.Pointer[func(ns string)]
 
 // startReaders starts the file readers; New calls it.
 func (k *Kernel) startReaders() {
@@ -113,8 +115,8 @@ func (k *Kernel) savedFiles(ctx context.Context, ns string, f amem.Feed) (savedF
 // and, if there is one, its full-text index; a file the feed does not
 // bear out is not used and its deletion asked for.
 func (k *Kernel) readSaved(ns string, f amem.Feed) savedFiles {
-	if readHook != nil {
-		readHook(ns)
+	if hook := readHook.Load(); hook != nil {
+		(*hook)(ns)
 	}
 	out := noSavedFiles
 	if out.ann, out.annSeq = k.savedIndex(ns, f); out.ann != nil {

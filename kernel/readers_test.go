@@ -22,7 +22,9 @@ import (
 
 var quiet = slog.New(slog.DiscardHandler)
 
-func openMem(t *testing.T, path, dir string) *memory.Memory {
+// openMem opens a Memory on the SQLite file at path, saving indexes in
+// dir and searching namespaces of from notes or more approximately.
+func openMem(t testing.TB, path, dir string, from int) *memory.Memory {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, path, nil)
@@ -30,7 +32,7 @@ func openMem(t *testing.T, path, dir string) *memory.Memory {
 		t.Fatal(err)
 	}
 	mem, err := memory.Open(ctx, st, &memory.Options{Embedder: lexical.New(nil), Logger: quiet,
-		Indexes: kernel.Options{ApproximateFrom: 50, IndexDir: dir}})
+		Indexes: kernel.Options{ApproximateFrom: from, IndexDir: dir}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,20 +44,23 @@ func search(ctx context.Context, mem *memory.Memory, ns string) error {
 	return err
 }
 
-// savedNamespaces writes 120 notes to each namespace and waits for their
-// approximate and full-text indexes to be saved under dir.
-func savedNamespaces(t *testing.T, path, dir string, nss ...string) {
+// savedNamespaces writes notes notes to each namespace, searched
+// approximately from notes/2, and waits for their approximate and
+// full-text indexes to be saved under dir.
+func savedNamespaces(t testing.TB, path, dir string, notes int, nss ...string) {
 	t.Helper()
-	mem := openMem(t, path, dir)
+	mem := openMem(t, path, dir, notes/2)
 	defer mem.Close()
 	ctx := context.Background()
 	for _, ns := range nss {
-		var reqs []amem.AddRequest
-		for i := range 120 {
-			reqs = append(reqs, amem.AddRequest{Namespace: ns, Content: fmt.Sprintf("note %s %d", ns, i)})
-		}
-		if _, err := mem.AddBatch(ctx, reqs); err != nil {
-			t.Fatal(err)
+		for lo := 0; lo < notes; lo += 500 {
+			var reqs []amem.AddRequest
+			for i := lo; i < min(lo+500, notes); i++ {
+				reqs = append(reqs, amem.AddRequest{Namespace: ns, Content: fmt.Sprintf("note %s %d", ns, i)})
+			}
+			if _, err := mem.AddBatch(ctx, reqs); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	deadline := time.Now().Add(time.Minute)
@@ -82,7 +87,7 @@ func savedNamespaces(t *testing.T, path, dir string, nss ...string) {
 // files side by side, and a search that gives up waiting returns.
 func TestSearchReadsNoFile(t *testing.T) {
 	path, dir := filepath.Join(t.TempDir(), "r.db"), t.TempDir()
-	savedNamespaces(t, path, dir, "a", "b")
+	savedNamespaces(t, path, dir, 120, "a", "b")
 
 	var mu sync.Mutex
 	stacks := map[string]string{}
@@ -98,7 +103,7 @@ func TestSearchReadsNoFile(t *testing.T) {
 		}
 	})()
 
-	mem := openMem(t, path, dir)
+	mem := openMem(t, path, dir, 60)
 	defer mem.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -141,7 +146,7 @@ func TestSearchReadsNoFile(t *testing.T) {
 // no file is read, and neither does a search.
 func TestClosedKernelReadsNoFile(t *testing.T) {
 	path, dir := filepath.Join(t.TempDir(), "c.db"), t.TempDir()
-	savedNamespaces(t, path, dir, "a")
+	savedNamespaces(t, path, dir, 120, "a")
 	var n int
 	var mu sync.Mutex
 	defer kernel.SetReadHook(func(string) { mu.Lock(); n++; mu.Unlock() })()
@@ -153,7 +158,7 @@ func TestClosedKernelReadsNoFile(t *testing.T) {
 	}
 	defer st.Close()
 	emb := lexical.New(nil)
-	k := kernel.New(st, emb, quiet, kernel.Options{ApproximateFrom: 50, IndexDir: dir})
+	k := kernel.New(st, emb, quiet, kernel.Options{ApproximateFrom: 60, IndexDir: dir})
 	k.Close()
 	f := amem.Feed{Head: 1 << 40, Embedder: emb.Name(), Dimensions: emb.Dimensions()}
 	for range 50 {
@@ -165,7 +170,7 @@ func TestClosedKernelReadsNoFile(t *testing.T) {
 		t.Fatalf("Fresh after Close: %v, want ErrClosed", err)
 	}
 
-	mem := openMem(t, path, dir)
+	mem := openMem(t, path, dir, 60)
 	mem.Close()
 	if err := search(ctx, mem, "a"); !errors.Is(err, amem.ErrClosed) {
 		t.Fatalf("search after Close: %v, want ErrClosed", err)
