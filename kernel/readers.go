@@ -24,7 +24,9 @@ import (
 // amem.ErrClosed and nothing is opened.
 
 // fileReaders is how many namespaces' files may be read at once; a load
-// past them waits for one to finish.
+// past them waits for one to finish. Reading a saved graph is mostly
+// decoding it, a core's work, so more readers than a small machine's
+// cores would only share them.
 const fileReaders = 4
 
 // savedFiles is what a reader found of a namespace's saved indexes: its
