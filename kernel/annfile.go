@@ -68,9 +68,16 @@ func savedPath(dir, ns, ext string) string {
 	return filepath.Join(dir, hex.EncodeToString(sum[:12])+ext)
 }
 
-func annPath(dir, ns string) string { return savedPath(dir, ns, ".hnsw") }
-func vecPath(dir, ns string) string { return savedPath(dir, ns, ".vec") }
-func lexPath(dir, ns string) string { return savedPath(dir, ns, ".lex") }
+// The kinds of saved file, by their extensions.
+const (
+	annExt = ".hnsw"
+	vecExt = ".vec"
+	lexExt = ".lex"
+)
+
+func annPath(dir, ns string) string { return savedPath(dir, ns, annExt) }
+func vecPath(dir, ns string) string { return savedPath(dir, ns, vecExt) }
+func lexPath(dir, ns string) string { return savedPath(dir, ns, lexExt) }
 
 // savedHeader encodes a file's header, its checksum included.
 func savedHeader(magic string, seq int64, embedder string, dims int) []byte {

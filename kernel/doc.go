@@ -11,7 +11,11 @@
 //
 // Background work (builds, files written again, stale files deleted)
 // runs on one goroutine New starts and Close stops; a read only asks for
-// it.
+// it. Saved files are opened, mapped, read and checked only by the file
+// readers (readers.go), goroutines New starts and Close stops too: a
+// load asks one and waits, honouring its context, so a search opens no
+// index file; after Close the request fails with amem.ErrClosed and
+// nothing is opened. Close itself writes the indexes that changed.
 //
 // Package memory owns a Kernel: it calls Fresh before a search or a
 // curator's candidates, Advance after a write, and Close when it closes.

@@ -101,6 +101,11 @@ type Kernel struct {
 	jobs    []job
 	wake    chan struct{}
 	stopped chan struct{}
+	// reads carries loads' requests to the file readers (readers.go),
+	// which New starts with the maintainer and Close stops; readers is
+	// done when they have returned.
+	reads   chan readRequest
+	readers sync.WaitGroup
 	// annBuilds and annLoads count approximate indexes built and read
 	// from Options.IndexDir, for tests; buildHook, set by tests, runs
 	// at the start of each build.
@@ -127,11 +132,12 @@ func New(store amem.Store, emb amem.Embedder, log *slog.Logger, opts Options) *K
 	k.bg, k.stopBG = context.WithCancel(context.Background())
 	k.wake, k.stopped = make(chan struct{}, 1), make(chan struct{})
 	go k.maintain()
+	k.startReaders()
 	return k
 }
 
-// Close stops the background work (a build in progress is abandoned),
-// waits for it, and saves the approximate and full-text indexes that
+// Close stops the background work (a build in progress is abandoned)
+// and the file readers, waits for them, and saves the approximate and full-text indexes that
 // changed (Options.IndexDir). It does not close the store. Calls after
 // Close fail.
 func (k *Kernel) Close() {
@@ -142,6 +148,7 @@ func (k *Kernel) Close() {
 	k.stopBG()
 	k.jobsMu.Unlock()
 	<-k.stopped
+	k.readers.Wait()
 	k.saveIndexes()
 }
 

@@ -24,15 +24,15 @@ type jobKind int
 const (
 	jobBuild  jobKind = iota // build s's approximate index (build.go)
 	jobResave                // write s's index x and float file again
-	jobDrop                  // delete ns's saved files at paths
+	jobDrop                  // delete ns's saved files of kinds exts
 )
 
 type job struct {
-	kind  jobKind
-	s     *Space
-	x     *hnsw.Index
-	ns    string
-	paths []string
+	kind jobKind
+	s    *Space
+	x    *hnsw.Index
+	ns   string
+	exts []string // annExt, vecExt, lexExt
 }
 
 // ask queues a job for the maintainer; after Close it is dropped (Close
@@ -106,7 +106,8 @@ func (k *Kernel) do(j job) {
 	case jobResave:
 		k.resave(j.s, j.x)
 	case jobDrop:
-		for _, p := range j.paths {
+		for _, ext := range j.exts {
+			p := savedPath(k.opts.IndexDir, j.ns, ext)
 			if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				k.log.Warn("delete saved index", "namespace", j.ns, "err", err)
 			}

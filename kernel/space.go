@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -332,16 +331,21 @@ func indexRow(r loadRow, vecs vectors, lex *lexindex.Index, ann *hnsw.Index, ann
 // with an approximate index in the background). With the saved index it
 // reads the saved full-text index too when there is one, and then only
 // the notes changed since the files were written, and the IDs of the
-// rest (loadSaved). It reports the feed number of the vector index file
-// it used, or -1.
-func (k *Kernel) load(tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.Index, int64, error) {
+// rest (loadSaved). The files themselves are read by a file reader
+// (readers.go), not here. It reports the feed number of the vector
+// index file it used, or -1.
+func (k *Kernel) load(ctx context.Context, tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.Index, int64, error) {
 	st, err := tx.Stats(ns)
 	if err != nil {
 		return nil, nil, -1, err
 	}
 	dim := k.emb.Dimensions()
-	if ann, seq := k.savedIndex(ns, f); ann != nil {
-		if lex, lexSeq := k.savedLex(ns, f); lex != nil {
+	saved, err := k.savedFiles(ctx, ns, f)
+	if err != nil {
+		return nil, nil, -1, err
+	}
+	if ann, seq := saved.ann, saved.annSeq; ann != nil {
+		if lex, lexSeq := saved.lex, saved.lexSeq; lex != nil {
 			vecs, err := loadSaved(tx, ns, ann, seq, lex, lexSeq)
 			if err == nil {
 				k.annLoads.Add(1)
@@ -353,7 +357,7 @@ func (k *Kernel) load(tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.In
 			}
 			// Either file may be the one the store contradicts, and ann
 			// has taken changes: drop both, build afresh.
-			k.dropSaved(ns, err, annPath(k.opts.IndexDir, ns), vecPath(k.opts.IndexDir, ns), lexPath(k.opts.IndexDir, ns))
+			k.dropSaved(ns, err, annExt, vecExt, lexExt)
 			return k.loadFlat(tx, ns, dim, st.Notes)
 		}
 		vecs, lex, err := loadAll(tx, ns, dim, st.Notes, ann, seq)
@@ -364,7 +368,7 @@ func (k *Kernel) load(tx amem.Tx, ns string, f amem.Feed) (vectors, *lexindex.In
 		if !errors.Is(err, errStaleIndex) {
 			return nil, nil, -1, err
 		}
-		k.dropSaved(ns, err, annPath(k.opts.IndexDir, ns), vecPath(k.opts.IndexDir, ns))
+		k.dropSaved(ns, err, annExt, vecExt)
 	}
 	return k.loadFlat(tx, ns, dim, st.Notes)
 }
@@ -421,60 +425,6 @@ func loadSaved(tx amem.Tx, ns string, ann *hnsw.Index, annSeq int64, lex *lexind
 	return vecs, nil
 }
 
-// savedIndex returns the namespace's saved index and the feed number it
-// reflects, if there is one within feed f; one that is not is deleted.
-func (k *Kernel) savedIndex(ns string, f amem.Feed) (*hnsw.Index, int64) {
-	if !k.savesIndexes(f) {
-		return nil, -1
-	}
-	ann, seq, err := loadANN(k.opts.IndexDir, ns, f.Embedder, f.Dimensions, k.annOptions())
-	if !k.usable(ns, f, seq, err, annPath(k.opts.IndexDir, ns), vecPath(k.opts.IndexDir, ns)) {
-		return nil, -1
-	}
-	return ann, seq
-}
-
-// savedLex is savedIndex for the full-text index.
-func (k *Kernel) savedLex(ns string, f amem.Feed) (*lexindex.Index, int64) {
-	if !k.savesIndexes(f) {
-		return nil, -1
-	}
-	lex, seq, err := loadLex(k.opts.IndexDir, ns, f.Embedder, f.Dimensions)
-	if !k.usable(ns, f, seq, err, lexPath(k.opts.IndexDir, ns)) {
-		return nil, -1
-	}
-	return lex, seq
-}
-
-func (k *Kernel) savesIndexes(f amem.Feed) bool {
-	return k.opts.IndexDir != "" && k.opts.ApproximateFrom >= 0 && f.Embedder != ""
-}
-
-// usable reports whether the saved file at paths[0] (with its
-// companions, the rest of paths), read with err and reflecting feed
-// number seq, may be caught up with feed f; one that may not is deleted.
-func (k *Kernel) usable(ns string, f amem.Feed, seq int64, err error, paths ...string) bool {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return false
-	case err != nil:
-		k.dropSaved(ns, err, paths...)
-		return false
-	case seq < f.Horizon || seq > f.Head:
-		k.dropSaved(ns, fmt.Errorf("%w: it reflects feed number %d, the feed is at %d with horizon %d", errStaleIndex, seq, f.Head, f.Horizon), paths...)
-		return false
-	}
-	return true
-}
-
-// dropSaved has the maintainer delete saved indexes of the namespace
-// (their paths) that the store does not bear out; the load that found
-// them reads the namespace afresh meanwhile.
-func (k *Kernel) dropSaved(ns string, why error, paths ...string) {
-	k.log.Warn("saved index not used; reading the namespace afresh", "namespace", ns, "err", why)
-	k.ask(job{kind: jobDrop, ns: ns, paths: paths})
-}
-
 // catchUp brings the Space's indexes to the feed's head: in one read
 // transaction it reads the head and, if the indexes are behind, the
 // changes since (or, for indexes never loaded or behind the feed's
@@ -525,7 +475,7 @@ func (k *Kernel) catchUp(ctx context.Context, s *Space) error {
 			// head < seq: the feed went back (a restored database);
 			// only a reload is sure.
 			built = nil
-			full, fullLex, fileSeq, err = k.load(tx, s.ns, f)
+			full, fullLex, fileSeq, err = k.load(ctx, tx, s.ns, f)
 			return err
 		}
 		from := seq
