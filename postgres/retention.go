@@ -48,25 +48,12 @@ func (t *tx) PutRetention(ns string, r amem.Retention) error {
 }
 
 func (t *tx) Retention(ns string) (amem.Retention, error) {
-	all, err := t.retentions(selectRetention, ns)
+	all, err := sqlstore.Read(t.rows, "retention", sqlstore.Retentions, selectRetention, ns)
 	return all[ns], err
 }
 
 func (t *tx) Retentions() (map[string]amem.Retention, error) {
-	return t.retentions(listRetention)
-}
-
-func (t *tx) retentions(query string, args ...any) (map[string]amem.Retention, error) {
-	rows, err := t.query(query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("retention: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlstore.Retentions(rows)
-	if err != nil {
-		return nil, fmt.Errorf("retention: %w", mapError(err))
-	}
-	return out, nil
+	return sqlstore.Read(t.rows, "retention", sqlstore.Retentions, listRetention)
 }
 
 func (t *tx) CountBefore(ns string, at time.Time) (int, error) {

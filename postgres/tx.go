@@ -55,6 +55,21 @@ func (t *tx) query(query string, args ...any) (pgx.Rows, error) {
 	return rows, mapError(err)
 }
 
+// rows runs query for package sqlstore's shared readers, its errors
+// (scans' too) turned into amem errors.
+func (t *tx) rows(query string, args ...any) (sqlstore.Rows, func(), error) {
+	rows, err := t.query(query, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return mappedScan{mapped{rows}}, rows.Close, nil
+}
+
+// mappedScan turns a scan's driver errors into amem errors too.
+type mappedScan struct{ mapped }
+
+func (r mappedScan) Scan(dest ...any) error { return mapError(r.mapped.Scan(dest...)) }
+
 // queryRow scans the first row of query into dest: pgx.ErrNoRows if
 // there is none.
 func (t *tx) queryRow(query string, args []any, dest ...any) error {

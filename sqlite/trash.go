@@ -67,16 +67,7 @@ func (t *tx) ListTrashed(ns string, q amem.TrashQuery) ([]amem.Trashed, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows, err := t.query(listTrashed, ns, q.After, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list trash: %w", err)
-	}
-	defer rows.Close()
-	out, err := sqlstore.Collect(rows, sqlstore.ScanTrashed)
-	if err != nil {
-		return nil, fmt.Errorf("list trash: %w", err)
-	}
-	return out, nil
+	return sqlstore.ReadAll(t.rows, "list trash", sqlstore.ScanTrashed, listTrashed, ns, q.After, limit)
 }
 
 func (t *tx) DeleteTrashed(ns string, ids []string) (int, error) {

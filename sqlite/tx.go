@@ -68,6 +68,15 @@ func (t *tx) query(query string, args ...any) (*sql.Rows, error) {
 	return t.tx.QueryContext(t.ctx, query, args...)
 }
 
+// rows runs query for package sqlstore's shared readers.
+func (t *tx) rows(query string, args ...any) (sqlstore.Rows, func(), error) {
+	rows, err := t.query(query, args...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rows, func() { rows.Close() }, nil
+}
+
 func (t *tx) queryRow(query string, args ...any) *sql.Row {
 	if st := t.stmt(query); st != nil {
 		return st.QueryRowContext(t.ctx, args...)

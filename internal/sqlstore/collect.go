@@ -155,3 +155,29 @@ func PutNamespace(info amem.NamespaceInfo, upsert func(args ...any) error) error
 	}
 	return nil
 }
+
+// Query is a store's way to run a query for the shared readers below: its
+// rows, ready to read (a driver's errors turned into amem errors), and
+// the function that closes them, as the two drivers close differently.
+type Query func(query string, args ...any) (rows Rows, done func(), err error)
+
+// Read runs query through q and reads its rows with read; what names the
+// read in its errors.
+func Read[T any](q Query, what string, read func(Rows) (T, error), query string, args ...any) (T, error) {
+	var zero T
+	rows, done, err := q(query, args...)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", what, err)
+	}
+	defer done()
+	v, err := read(rows)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", what, err)
+	}
+	return v, nil
+}
+
+// ReadAll is Read for a list: every row read with scan (Collect).
+func ReadAll[T any](q Query, what string, scan func(Scanner) (T, error), query string, args ...any) ([]T, error) {
+	return Read(q, what, func(r Rows) ([]T, error) { return Collect(r, scan) }, query, args...)
+}
