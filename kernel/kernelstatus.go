@@ -1,9 +1,10 @@
 package kernel
 
-// What a kernel says of itself, for monitoring and for the tests that
-// hold a build or count the files read.
+// What a kernel says of itself, for monitoring.
 
-// Counters count what a kernel built and read since it was made.
+// Counters count what a kernel built and read since it was made: the
+// server's /metrics reports them (amem_index_builds_total,
+// amem_index_loads_total).
 type Counters struct {
 	// ANNBuilds approximate indexes built; ANNLoads and LexLoads
 	// approximate and full-text indexes read from Options.IndexDir.

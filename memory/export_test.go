@@ -12,7 +12,7 @@ const FusionDepth = search.Depth
 // ANNCounts returns how many approximate indexes m has built and read
 // from Options.Indexes.IndexDir.
 func (m *Memory) ANNCounts() (builds, loads int64) {
-	c := m.k.Counters()
+	c := m.IndexCounters()
 	return c.ANNBuilds, c.ANNLoads
 }
 
@@ -30,7 +30,7 @@ func (m *Memory) SetBuildHook(f func(ns string)) { m.k.SetBuildHook(f) }
 
 // LexLoads returns how many full-text indexes m has read from
 // Options.Indexes.IndexDir.
-func (m *Memory) LexLoads() int64 { return m.k.Counters().LexLoads }
+func (m *Memory) LexLoads() int64 { return m.IndexCounters().LexLoads }
 
 // ANNPath, VecPath and LexPath are the files a namespace's approximate
 // index, float vectors and full-text index are saved in.
