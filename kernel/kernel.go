@@ -110,10 +110,6 @@ type Kernel struct {
 	// from Options.IndexDir, lexLoads full-text indexes read from it,
 	// for monitoring (Counters).
 	annBuilds, annLoads, lexLoads atomic.Int64
-	// buildHook, set by tests, runs at the start of each build.
-	buildHook func(ns string)
-	// resaveMin, set by tests, replaces resaveEvery's floor of 4,096.
-	resaveMin int
 }
 
 // New returns a kernel over store, holding no namespace yet, and starts
