@@ -7,6 +7,7 @@ import (
 	"github.com/amem-dev/amem"
 
 	"github.com/amem-dev/amem/index/hnsw"
+	"github.com/amem-dev/amem/internal/kernelhook"
 )
 
 // A namespace of ApproximateFrom vectors or more is searched through an
@@ -54,8 +55,8 @@ func (k *Kernel) maybeBuild(s *Space) {
 // It holds the Space's read lock only to copy what it builds from: the
 // vectors of a Flat (memcpy speed), or the codes of an approximate index.
 func (k *Kernel) build(s *Space) error {
-	if k.buildHook != nil {
-		k.buildHook(s.ns)
+	if hook := kernelhook.Build.Load(); hook != nil {
+		(*hook)(s.ns)
 	}
 	ctx := k.bg
 	dim := k.emb.Dimensions()
@@ -141,8 +142,8 @@ func (k *Kernel) saveBuilt(ns string, seq int64, x *hnsw.Index) int64 {
 // floats would cost on the heap, and files are rewritten rarely.
 func (k *Kernel) resaveEvery(n int) int {
 	least := 4096
-	if k.resaveMin > 0 {
-		least = k.resaveMin
+	if n := kernelhook.ResaveMin.Load(); n > 0 {
+		least = int(n)
 	}
 	return max(n/16, least)
 }

@@ -17,6 +17,11 @@
 // index file; after Close the request fails with amem.ErrClosed and
 // nothing is opened. Close itself writes the indexes that changed.
 //
+// Counters count the indexes built and the saved ones read, for
+// monitoring (the server's /metrics). Tests hold the background work
+// through internal/kernelhook and export_test.go, never through a field
+// of Kernel or a function the kernel exports for them.
+//
 // Package memory owns a Kernel: it calls Fresh before a search or a
 // curator's candidates, Advance after a write, and Close when it closes.
 package kernel

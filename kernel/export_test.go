@@ -20,3 +20,9 @@ func (k *Kernel) AskSavedFiles(ctx context.Context, ns string, f amem.Feed) erro
 	_, err := k.savedFiles(ctx, ns, f)
 	return err
 }
+
+// IndexFiles are the files a namespace's approximate index, its float
+// vectors and its full-text index are saved in under dir.
+func IndexFiles(dir, ns string) (ann, vec, lex string) {
+	return annPath(dir, ns), vecPath(dir, ns), lexPath(dir, ns)
+}

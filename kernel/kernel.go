@@ -107,16 +107,9 @@ type Kernel struct {
 	reads   chan readRequest
 	readers sync.WaitGroup
 	// annBuilds and annLoads count approximate indexes built and read
-	// from Options.IndexDir, for tests; buildHook, set by tests, runs
-	// at the start of each build.
-	annBuilds, annLoads atomic.Int64
-	buildHook           func(ns string)
-
-	// lexLoads counts full-text indexes read from Options.IndexDir, for
-	// tests.
-	lexLoads atomic.Int64
-	// resaveMin, set by tests, replaces resaveEvery's floor of 4,096.
-	resaveMin int
+	// from Options.IndexDir, lexLoads full-text indexes read from it,
+	// for monitoring (Counters).
+	annBuilds, annLoads, lexLoads atomic.Int64
 }
 
 // New returns a kernel over store, holding no namespace yet, and starts

@@ -1,9 +1,10 @@
 package kernel
 
-// What a kernel says of itself, for monitoring and for the tests that
-// hold a build or count the files read.
+// What a kernel says of itself, for monitoring.
 
-// Counters count what a kernel built and read since it was made.
+// Counters count what a kernel built and read since it was made: the
+// server's /metrics reports them (amem_index_builds_total,
+// amem_index_loads_total).
 type Counters struct {
 	// ANNBuilds approximate indexes built; ANNLoads and LexLoads
 	// approximate and full-text indexes read from Options.IndexDir.
@@ -42,17 +43,3 @@ func (k *Kernel) Status(ns string) Status {
 	}
 	return st
 }
-
-// IndexFiles are the files a namespace's approximate index, its float
-// vectors and its full-text index are saved in under dir.
-func IndexFiles(dir, ns string) (ann, vec, lex string) {
-	return annPath(dir, ns), vecPath(dir, ns), lexPath(dir, ns)
-}
-
-// SetBuildHook makes every background build call f first, to hold a
-// build in a test. Set it before the first search.
-func (k *Kernel) SetBuildHook(f func(ns string)) { k.buildHook = f }
-
-// SetResaveMin lowers the floor of the heap floats that trigger writing
-// the float file again (resaveEvery, 4,096), so that a test reaches it.
-func (k *Kernel) SetResaveMin(n int) { k.resaveMin = n }

@@ -114,7 +114,7 @@ func TestApproximateFloatResave(t *testing.T) {
 	path, dir := t.TempDir()+"/r.db", t.TempDir()
 	const ns = "resave"
 	mem := openOpts(t, path, annOptions(300, dir))
-	mem.SetResaveMin(40)
+	memory.SetResaveMin(t, 40)
 	ids := addNotes(t, mem, ns, 0, 400)
 	waitApproximate(t, mem, ns)
 	rewriteAndDelete(t, mem, ns, "resaved ", ids[:20], ids[20:25])

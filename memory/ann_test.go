@@ -290,7 +290,7 @@ func TestApproximateSearchDuringBuild(t *testing.T) {
 	const ns = "during"
 	release := make(chan struct{})
 	started := make(chan struct{}, 1)
-	mem.SetBuildHook(func(string) {
+	memory.SetBuildHook(t, func(string) {
 		started <- struct{}{}
 		<-release
 	})
@@ -444,12 +444,13 @@ func TestApproximateCloseDuringBuild(t *testing.T) {
 	mem := openOpts(t, path, annOptions(300, dir))
 	addNotes(t, mem, "closing", 0, 2000)
 	started := make(chan struct{})
-	mem.SetBuildHook(func(string) { close(started) })
+	remove := memory.SetBuildHook(t, func(string) { close(started) })
 	vectorIDs(t, mem, "closing", "start a build")
 	<-started
 	if err := mem.Close(); err != nil {
 		t.Fatal(err)
 	}
+	remove() // the hook is the closed process's; the next one builds freely
 	mem = openOpts(t, path, annOptions(300, dir))
 	defer mem.Close()
 	waitApproximate(t, mem, "closing")
@@ -485,7 +486,7 @@ func TestSearchLeavesFilesToTheKernel(t *testing.T) {
 	free := func() { once.Do(func() { close(release) }) }
 	defer free() // before Close, which waits for the held build
 	started := make(chan string, 2)
-	mem.SetBuildHook(func(ns string) {
+	memory.SetBuildHook(t, func(ns string) {
 		started <- ns
 		if ns == "busy" {
 			<-release

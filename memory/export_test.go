@@ -1,7 +1,12 @@
 package memory
 
 import (
-	"github.com/amem-dev/amem/kernel"
+	"crypto/sha256"
+	"encoding/hex"
+	"path/filepath"
+	"testing"
+
+	"github.com/amem-dev/amem/internal/kernelhook"
 	"github.com/amem-dev/amem/search"
 )
 
@@ -12,7 +17,7 @@ const FusionDepth = search.Depth
 // ANNCounts returns how many approximate indexes m has built and read
 // from Options.Indexes.IndexDir.
 func (m *Memory) ANNCounts() (builds, loads int64) {
-	c := m.k.Counters()
+	c := m.IndexCounters()
 	return c.ANNBuilds, c.ANNLoads
 }
 
@@ -24,19 +29,35 @@ func (m *Memory) Approximate(ns string) (approximate, building bool) {
 	return st.Approximate, st.Building
 }
 
-// SetBuildHook makes every background build call f first. Set it before
-// the first search.
-func (m *Memory) SetBuildHook(f func(ns string)) { m.k.SetBuildHook(f) }
+// SetBuildHook makes every kernel's background builds call f first,
+// until remove or the end of the test. The hook is the process's: the
+// test must not run in parallel.
+func SetBuildHook(t testing.TB, f func(ns string)) (remove func()) {
+	kernelhook.Build.Store(&f)
+	remove = func() { kernelhook.Build.Store(nil) }
+	t.Cleanup(remove)
+	return remove
+}
 
 // LexLoads returns how many full-text indexes m has read from
 // Options.Indexes.IndexDir.
-func (m *Memory) LexLoads() int64 { return m.k.Counters().LexLoads }
+func (m *Memory) LexLoads() int64 { return m.IndexCounters().LexLoads }
 
 // ANNPath, VecPath and LexPath are the files a namespace's approximate
-// index, float vectors and full-text index are saved in.
-func ANNPath(dir, ns string) string { a, _, _ := kernel.IndexFiles(dir, ns); return a }
-func VecPath(dir, ns string) string { _, v, _ := kernel.IndexFiles(dir, ns); return v }
-func LexPath(dir, ns string) string { _, _, l := kernel.IndexFiles(dir, ns); return l }
+// index, float vectors and full-text index are saved in: stated here
+// apart from the kernel's own naming, as they are part of the format on
+// disk (a process that named them otherwise would not find the files of
+// the one before), so the tests that read them fail if it changes.
+func ANNPath(dir, ns string) string { return savedPath(dir, ns, ".hnsw") }
+func VecPath(dir, ns string) string { return savedPath(dir, ns, ".vec") }
+func LexPath(dir, ns string) string { return savedPath(dir, ns, ".lex") }
+
+// savedPath names a namespace's file by the hex of its name's SHA-256's
+// first 12 bytes.
+func savedPath(dir, ns, ext string) string {
+	sum := sha256.Sum256([]byte(ns))
+	return filepath.Join(dir, hex.EncodeToString(sum[:12])+ext)
+}
 
 // Floats reports whether ns's approximate index keeps float vectors for
 // re-ranking, and how many of them are on the heap (not in the mapped
@@ -46,6 +67,10 @@ func (m *Memory) Floats(ns string) (keeps bool, heap int) {
 	return st.KeepsFloats, st.HeapFloats
 }
 
-// SetResaveMin lowers the floor of the heap floats that trigger writing
-// the float file again (resaveEvery), so that a test reaches it.
-func (m *Memory) SetResaveMin(n int) { m.k.SetResaveMin(n) }
+// SetResaveMin lowers every kernel's floor of the heap floats that
+// trigger writing the float file again (resaveEvery), so that a test
+// reaches it, until the test ends; not in parallel.
+func SetResaveMin(t testing.TB, n int) {
+	kernelhook.ResaveMin.Store(int64(n))
+	t.Cleanup(func() { kernelhook.ResaveMin.Store(0) })
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/amem-dev/amem"
+	"github.com/amem-dev/amem/kernel"
 )
 
 // Health reports whether the memory can take requests: the store answers
@@ -23,3 +24,9 @@ func (m *Memory) Health(ctx context.Context) error {
 		return err
 	})
 }
+
+// IndexCounters counts the approximate indexes the memory's index cache
+// built, and the saved indexes it read from Options.Indexes.IndexDir
+// instead of building them, since Open: for monitoring (the server's
+// /metrics).
+func (m *Memory) IndexCounters() kernel.Counters { return m.k.Counters() }

@@ -47,7 +47,7 @@ func newMetrics(mem *memory.Memory, reg prometheus.Registerer, gat prometheus.Ga
 			Help: "Enrichments (construct, link, evolve) run by this process, by result: done or failed.",
 		}, []string{"result"}),
 	}
-	reg.MustRegister(m.requests, m.latency, m.enrich, &storeCollector{mem: mem})
+	reg.MustRegister(m.requests, m.latency, m.enrich, &storeCollector{mem: mem}, &indexCollector{mem: mem})
 	m.handler = promhttp.HandlerFor(gat, promhttp.HandlerOpts{})
 	return m
 }
@@ -121,4 +121,28 @@ func (c *storeCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(linksDesc, prometheus.GaugeValue, float64(links))
 	ch <- prometheus.MustNewConstMetric(tokensDesc, prometheus.CounterValue, float64(tokens.PromptTokens), "prompt")
 	ch <- prometheus.MustNewConstMetric(tokensDesc, prometheus.CounterValue, float64(tokens.CompletionTokens), "completion")
+}
+
+// indexCollector reads the counters of the memory's index cache: the
+// approximate indexes this process built, and the saved indexes it read
+// instead of building them (a restart that rebuilds finds no usable file).
+type indexCollector struct{ mem *memory.Memory }
+
+var (
+	buildsDesc = prometheus.NewDesc("amem_index_builds_total",
+		"Approximate vector indexes built by this process (switch-overs and compactions).", nil, nil)
+	loadsDesc = prometheus.NewDesc("amem_index_loads_total",
+		"Saved indexes read from the index directory instead of built, by kind: vector or fulltext.", []string{"kind"}, nil)
+)
+
+func (c *indexCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- buildsDesc
+	ch <- loadsDesc
+}
+
+func (c *indexCollector) Collect(ch chan<- prometheus.Metric) {
+	n := c.mem.IndexCounters()
+	ch <- prometheus.MustNewConstMetric(buildsDesc, prometheus.CounterValue, float64(n.ANNBuilds))
+	ch <- prometheus.MustNewConstMetric(loadsDesc, prometheus.CounterValue, float64(n.ANNLoads), "vector")
+	ch <- prometheus.MustNewConstMetric(loadsDesc, prometheus.CounterValue, float64(n.LexLoads), "fulltext")
 }

@@ -447,6 +447,9 @@ func TestHealthAndMetrics(t *testing.T) {
 		`amem_enrichments_total{result="done"} 1`,
 		`amem_notes{state="done"} 1`,
 		`amem_llm_tokens_total{kind="prompt"} 0`,
+		`amem_index_builds_total 0`,
+		`amem_index_loads_total{kind="vector"} 0`,
+		`amem_index_loads_total{kind="fulltext"} 0`,
 	} {
 		if !bytes.Contains(raw, []byte(want)) {
 			t.Errorf("/metrics lacks %s", want)
