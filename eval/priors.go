@@ -195,22 +195,9 @@ func hasAges(qs []priorQuery, set string) bool {
 // tuningRecall is recall@k over the tuning queries of the sets keep
 // passes, a mean within each set, the sets weighing alike.
 func tuningRecall(qs []priorQuery, k int, keep func(set string) bool, w float64, prior priorFn) float64 {
-	sum, n := map[string]float64{}, map[string]int{}
-	for _, q := range qs {
-		if q.heldOut || !keep(q.set) {
-			continue
-		}
-		sum[q.set] += recallAt(reorder(q, w, prior), q.relevant, k)
-		n[q.set]++
-	}
-	if len(n) == 0 {
-		return 0
-	}
-	total := 0.0
-	for s := range n {
-		total += sum[s] / float64(n[s])
-	}
-	return total / float64(len(n))
+	return meanOverSets(qs, func(q priorQuery) string { return q.set },
+		func(q priorQuery) bool { return !q.heldOut && keep(q.set) },
+		func(q priorQuery) float64 { return recallAt(reorder(q, w, prior), q.relevant, k) })
 }
 
 // AnalysePriors chooses each prior's weight on the tuning halves (0, no

@@ -141,7 +141,7 @@ func FitRelevance(qs []fitQuery, k int) RelevanceFit {
 	best := math.Inf(-1)
 	for i := 0; i <= 20; i++ {
 		rho := float64(i) / 20
-		r := meanOverSets(qs, func(q fitQuery) bool { return q.general && !q.heldOut && len(q.relevant) > 0 }, func(q fitQuery) float64 {
+		r := meanOverSets(qs, func(q fitQuery) string { return q.set }, func(q fitQuery) bool { return q.general && !q.heldOut && len(q.relevant) > 0 }, func(q fitQuery) float64 {
 			return orderedRecall(q, rho, k)
 		})
 		fit.Grid[fmt.Sprintf("%.2f", rho)] = r
@@ -231,13 +231,13 @@ func orderedRecall(q fitQuery, rho float64, k int) float64 {
 }
 
 // meanOverSets is the mean of f over the queries keep passes, a mean
-// within each set first, the sets weighing alike.
-func meanOverSets(qs []fitQuery, keep func(fitQuery) bool, f func(fitQuery) float64) float64 {
+// within each set (set names a query's) first, the sets weighing alike.
+func meanOverSets[Q any](qs []Q, set func(Q) string, keep func(Q) bool, f func(Q) float64) float64 {
 	sum, n := map[string]float64{}, map[string]int{}
 	for _, q := range qs {
 		if keep(q) {
-			sum[q.set] += f(q)
-			n[q.set]++
+			sum[set(q)] += f(q)
+			n[set(q)]++
 		}
 	}
 	if len(n) == 0 {
