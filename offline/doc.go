@@ -42,12 +42,18 @@
 // small word inside a name stays in it ("The Sopranos", "Rua das
 // Flores"), and so does an ampersand ("Marks & Spencer", "AT&T"); a
 // phone number is one word ("+44 20 7946 0958", "020 7946 0958": 9 to 15
-// digits in groups, opening with "+" or "0"); a possessive ends a phrase ("Ben" and "dentist", never "ben
-// dentist"), and so do verbs from a word list ("leads", "named",
-// "replacing"); times, amounts and phone numbers are kept as written
-// ("9am", "£80", "4.5%", a fixed share of the best score like dates, at most two); and
-// the keyword that names the subject (below) comes first. Transcript
-// lines are read as LoCoMo measured them, without these rules.
+// digits in groups, opening with "+" or "0"); a possessive ends a
+// phrase ("Ben" and "dentist", never "ben dentist") and what follows it
+// is owned, not done ("Caroline's relationships have"), and so do verbs
+// from a word list ("leads", "named", "replacing", "sells"), an
+// irregular past ("Tesla shares rose") and the "due to" of a cause
+// ("changed due to her journey", which is no plan either); times,
+// amounts and phone numbers are kept as written ("9am", "£80", "4.5%",
+// "5K", a fixed share of the best score like dates, at most two); and
+// the keyword that names the subject (below) comes first. A preference
+// word states a preference only where it does: "would like", "call
+// me", not "like family" or "the earnings call". Transcript lines are
+// read as LoCoMo measured them, without these rules.
 //
 // Tags. A fixed taxonomy of broad categories (family, work, health, hobbies,
 // travel, food, education, relationships, emotions, plans, events, finance,

@@ -278,6 +278,10 @@ func (r *reading) phrase(us []unit, proper []bool) *phrase {
 		// fine.
 		return nil
 	}
+	if r.statement && !last.name && inSet(pastWords, r.toks[last.to-1].lower) {
+		// So is one ending in an irregular past: "Tesla shares rose".
+		return nil
+	}
 	if len(us) == 1 && !last.name && len([]rune(r.toks[last.from].text)) < 3 {
 		return nil
 	}
@@ -290,7 +294,8 @@ func (r *reading) phrase(us []unit, proper []bool) *phrase {
 			switch {
 			case proper[k] && t.possessive && k < u.to-1:
 				shown = append(shown, t.text+"'s") // "Charlotte's Web"
-			case proper[k]:
+			case proper[k] || t.number && r.statement:
+				// A name, or a number as written: "5K", "4K TV".
 				shown = append(shown, t.text)
 			default:
 				shown = append(shown, t.lower)

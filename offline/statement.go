@@ -27,7 +27,7 @@ expires handles mentors teaches manages brings opens closes ends starts begins c
 earns drives rides speaks supports watches swims wears owes picks plans planned hosts attends
 joined joins cancelled canceled booked promised adopted diagnosed delivers charges turns
 slipped hates likes enjoys dislikes refuses refused lost broke cracked stepped finished
-planted tried paid lent sits lies stays walks meets`)
+planted tried paid lent sits lies stays walks meets sells buys makes gives takes keeps loves`)
 
 // decisionWords say a statement records a choice.
 var decisionWords = toSet(`decided decide decides chose chosen choose picked switched switching
@@ -47,7 +47,7 @@ tickets deadline renews`)
 var pastWords = toSet(`went got had lost left moved bought took was were met made found paid
 sent won became began broke came did felt fell gave heard kept knew learned put ran said saw
 sold spent started told tried turned yesterday ago last just adopted diagnosed cracked
-slipped stepped finished planted replaced lent proposed emigrated promoted`)
+slipped stepped finished planted replaced lent proposed emigrated promoted rose`)
 
 func inSet(set map[string]struct{}, w string) bool {
 	_, ok := set[w]
@@ -65,7 +65,7 @@ func verbLike(w string) bool {
 // name ("finished Project Hail Mary", "replacing Tom").
 func (r *reading) breaksPhrase(i int) bool {
 	w := r.toks[i].lower
-	if inSet(verbForms, w) || w == "near" { // a preposition the stopwords lack: "lake near"
+	if inSet(verbForms, w) || w == "near" || r.causalDue(i) { // prepositions the stopwords lack: "lake near", "changed due to"
 		return true
 	}
 	if r.thirdPersonVerb(i) {
@@ -79,6 +79,17 @@ func (r *reading) breaksPhrase(i int) bool {
 	return nextName || prevName
 }
 
+// causalDue reports whether token i is the "due" of "due to" before a
+// determiner, a preposition of cause ("changed due to her journey"), not
+// something that falls due ("rent is due Friday", "due to arrive
+// Monday"): it neither makes a plan nor joins a keyword ("changed due").
+func (r *reading) causalDue(i int) bool {
+	if r.toks[i].lower != "due" || i+2 >= len(r.toks) || r.toks[i+1].lower != "to" || r.toks[i+1].broken || r.toks[i+2].broken {
+		return false
+	}
+	return inSet(determiners, r.toks[i+2].lower)
+}
+
 // thirdPersonVerb reports whether token i is a verb the lists lack in the
 // third person, right after the name that opens its sentence ("John
 // recalls having", "Maria volunteers at"): a lower-case word ending in a
@@ -86,7 +97,9 @@ func (r *reading) breaksPhrase(i int) bool {
 // after a name followed by a content word stays in the phrase ("Tesla
 // shares rose").
 func (r *reading) thirdPersonVerb(i int) bool {
-	if i == 0 || r.proper == nil || !r.proper[i-1] || r.toks[i].broken || r.toks[i].capital {
+	if i == 0 || r.proper == nil || !r.proper[i-1] || r.toks[i-1].possessive || r.toks[i].broken || r.toks[i].capital {
+		// After a possessive the word is what the name owns: "Caroline's
+		// relationships have changed".
 		return false
 	}
 	start := i - 1

@@ -32,6 +32,14 @@ func TestStatementKeywords(t *testing.T) {
 		// A verb the lists lack, after a name that opens the sentence.
 		{"John recalls having a blast at a live music event with his family last week.", []string{"John", "live music event"}, []string{"John recalls"}},
 		{"Maria volunteers at a homeless shelter and is driven to make a difference.", []string{"Maria", "homeless shelter"}, []string{"Maria volunteers"}},
+		{"Caroline's relationships have changed due to her journey, some friends were not able to handle the changes.", []string{"Caroline", "relationships"}, []string{"changed due", "due"}},
+		// A number keeps its case; an irregular past or a verb the lists
+		// hold ends a phrase.
+		{"Started the Couch to 5K programme last week.", []string{"5K programme"}, []string{"5k programme"}},
+		{"Tesla shares rose 4% after the earnings call.", []string{"Tesla shares", "4%"}, []string{"Tesla shares rose"}},
+		{"Gina's store sells handmade clothes.", []string{"Gina"}, []string{"store sells handmade", "sells handmade clothes"}},
+		// After a possessive name, a word ending in s is what the name owns.
+		{"John's kids were awestruck at the military memorial.", []string{"John"}, []string{"John kids"}},
 	} {
 		c, _ := newTestCurator(t)
 		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})
@@ -72,6 +80,15 @@ func TestStatementContext(t *testing.T) {
 		{"I'm allergic to penicillin.", "A fact about the user: I'm allergic to penicillin"},
 		{"Maria volunteers at a homeless shelter and is driven to make a difference.", "A fact about Maria: "},
 		{"John recalls having a blast at a live music event with his family last week.", "An event about John: "},
+		// "due to" before a determiner is a cause, not a due date.
+		{"Caroline's relationships have changed due to her journey.", "A fact about Caroline: "},
+		{"The parcel is due to arrive on Monday.", "A plan about parcel: "},
+		// "like" as a preposition and a "call" that addresses no one
+		// state no preference; "call me" and "would like" do.
+		{"Maria considers the people at the shelter like family to her.", "A fact about Maria: "},
+		{"Tesla shares rose 4% after the earnings call.", "An event about Tesla shares: "},
+		{"Call me Sam, not Samuel.", "A preference about the user: "},
+		{"Would like a window seat on long flights.", "A preference about the user: "},
 	} {
 		c, _ := newTestCurator(t)
 		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})
@@ -179,6 +196,27 @@ func TestStatementClauseCut(t *testing.T) {
 		a := construct(t, c, amem.Note{Content: tc.content, EventTime: dec5})
 		if !strings.Contains(a.Context, tc.has) || strings.Contains(a.Context, tc.never) {
 			t.Errorf("%q: context %q, want %q in it and not %q", tc.content, a.Context, tc.has, tc.never)
+		}
+	}
+}
+
+// After a possessive name, a word ending in s is what the name owns, a
+// keyword candidate, not the name's verb ("Caroline's relationships
+// have changed", "John's kids were").
+func TestPossessedNounIsCandidate(t *testing.T) {
+	c, _ := newTestCurator(t)
+	for _, tc := range []struct{ content, want string }{
+		{"Caroline's relationships have changed due to her journey.", "relationships"},
+		{"John's kids were awestruck at the military memorial.", "kids"},
+	} {
+		r := read(tc.content, dec5)
+		r.analyse(c.stats.peek("", r.obs, r.obs.terms))
+		var keys []string
+		for _, p := range r.candidates(4) {
+			keys = append(keys, p.key)
+		}
+		if !slices.Contains(keys, tc.want) {
+			t.Errorf("%q: candidates %q lack %q", tc.content, keys, tc.want)
 		}
 	}
 }

@@ -40,18 +40,19 @@ func (r *reading) firstSentence() int {
 // "Decided to use" a decision, never an event.
 func (r *reading) kind() string {
 	end := r.firstSentence()
-	has := func(set map[string]struct{}) bool {
-		for _, t := range r.toks[:end] {
-			if inSet(set, t.lower) {
-				return true
+	has := func(set map[string]struct{}, not ...func(int) bool) bool {
+		for k, t := range r.toks[:end] {
+			if !inSet(set, t.lower) || r.causalDue(k) || len(not) > 0 && not[0](k) {
+				continue
 			}
+			return true
 		}
 		return false
 	}
 	switch {
 	case has(decisionWords):
 		return kindDecision
-	case has(preferenceWords):
+	case has(preferenceWords, r.prepositionalLike):
 		return kindPreference
 	case has(planWords) || r.bigramIn(end, "takes", "over"):
 		return kindPlan
@@ -60,6 +61,28 @@ func (r *reading) kind() string {
 	}
 	return kindFact
 }
+
+// prepositionalLike reports whether token k, a preference word, is used
+// otherwise: "like" as a preposition ("like family to her", "looks
+// like rain") rather than after who likes ("I like", "would like",
+// "doesn't like"), and "call" that names no one ("the earnings call")
+// rather than how to address someone ("call me Sam").
+func (r *reading) prepositionalLike(k int) bool {
+	switch r.toks[k].lower {
+	case "like":
+		return k == 0 || r.toks[k].broken || !inSet(likers, r.toks[k-1].lower)
+	case "call":
+		return k+1 >= len(r.toks) || !inSet(addressees, r.toks[k+1].lower)
+	}
+	return false
+}
+
+// addressees follow a "call" that says how to address someone.
+var addressees = toSet(`me him her them us`)
+
+// likers are the words before a "like" that states a liking.
+var likers = toSet(`i you we they would 'd do does did don't doesn't didn't not really also still
+always genuinely`)
 
 func (r *reading) bigramIn(end int, a, b string) bool {
 	for k := 0; k+1 < end; k++ {
