@@ -98,6 +98,20 @@ type SuiteResults struct {
 	Rows     []SuiteRow    `json:"rows"`
 	Fit      *RelevanceFit `json:"relevance_fit,omitempty"`
 	Priors   *PriorResults `json:"priors,omitempty"`
+	// Queries are the per-query figures behind Rows, for a paired
+	// comparison of two runs (Paired).
+	Queries []QueryScore `json:"queries,omitempty"`
+}
+
+// QueryScore is one answerable query's figures in one mode. Only its key
+// is kept, not its text: the file may be shared.
+type QueryScore struct {
+	Set    string  `json:"set"`
+	Mode   string  `json:"mode"`
+	Half   string  `json:"half"`
+	Key    string  `json:"key"`
+	Recall float64 `json:"recall"` // at the results' K
+	RR     float64 `json:"rr"`     // reciprocal rank of the first relevant hit
 }
 
 // SetSummary describes one set as run.
@@ -218,12 +232,13 @@ func RunSuite(ctx context.Context, sets []Set, cfg SuiteConfig) (*SuiteResults, 
 			priorQs = append(priorQs, qs...)
 		}
 		for _, mode := range cfg.Modes {
-			rows, err := scoreSet(ctx, mem, set, mode, cfg)
+			rows, qs, err := scoreSet(ctx, mem, set, mode, cfg)
 			if err != nil {
 				mem.Close()
 				return nil, fmt.Errorf("set %s, mode %s: %w", set.Name, mode.Name, err)
 			}
 			res.Rows = append(res.Rows, rows...)
+			res.Queries = append(res.Queries, qs...)
 		}
 		if err := mem.Close(); err != nil {
 			return nil, err
@@ -362,8 +377,9 @@ func (a *suiteAcc) miss(s string) {
 }
 
 // scoreSet runs every query of set in mode and returns its held-out and
-// tuning rows.
-func scoreSet(ctx context.Context, mem *memory.Memory, set Set, mode SuiteMode, cfg SuiteConfig) ([]SuiteRow, error) {
+// tuning rows, and each answerable query's figures.
+func scoreSet(ctx context.Context, mem *memory.Memory, set Set, mode SuiteMode, cfg SuiteConfig) ([]SuiteRow, []QueryScore, error) {
+	var scores []QueryScore
 	halves := map[string]*suiteAcc{}
 	for _, h := range []string{HalfHeldOut, HalfTuning} {
 		halves[h] = &suiteAcc{row: SuiteRow{Set: set.Name, Mode: mode.Name, Half: h}, recall: map[int]float64{},
@@ -409,7 +425,7 @@ func scoreSet(ctx context.Context, mem *memory.Memory, set Set, mode SuiteMode, 
 			}
 			rs, err := search(ns, q.Text, a)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			bar.Add(1)
 			if len(q.Relevant) == 0 {
@@ -436,7 +452,9 @@ func scoreSet(ctx context.Context, mem *memory.Memory, set Set, mode SuiteMode, 
 			for _, c := range cuts {
 				a.recall[c] += recallAt(hits, q.Relevant, c)
 			}
-			a.mrr += reciprocalRank(hits, q.Relevant)
+			rr := reciprocalRank(hits, q.Relevant)
+			a.mrr += rr
+			scores = append(scores, QueryScore{Set: set.Name, Mode: mode.Name, Half: a.row.Half, Key: q.Key, Recall: recallAt(hits, q.Relevant, cfg.K), RR: rr})
 			if q.Kind == KindParaphrase {
 				a.row.Paraphrases++
 				a.para += recallAt(hits, q.Relevant[:1], 1)
@@ -448,7 +466,7 @@ func scoreSet(ctx context.Context, mem *memory.Memory, set Set, mode SuiteMode, 
 		for _, n := range sp.Notes {
 			rs, err := search(ns, n.Content, a)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			bar.Add(1)
 			a.ownN++
@@ -496,7 +514,7 @@ func scoreSet(ctx context.Context, mem *memory.Memory, set Set, mode SuiteMode, 
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out, scores, nil
 }
 
 // samePrefix says whether the direct hits of short are the first k of

@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sync"
@@ -119,6 +120,30 @@ func TestSuiteInvariants(t *testing.T) {
 	for _, s := range res.Sets {
 		if s.Notes == 0 || s.Queries == 0 {
 			t.Errorf("set %s: %+v", s.Name, s)
+		}
+	}
+	// The per-query figures are the rows' own: their means are the
+	// rows' recall@K and MRR, and a run compared with itself moves
+	// nothing.
+	for _, r := range res.Rows {
+		var n int
+		var recall, rr float64
+		for _, q := range res.Queries {
+			if q.Set == r.Set && q.Mode == r.Mode && q.Half == r.Half {
+				n, recall, rr = n+1, recall+q.Recall, rr+q.RR
+			}
+		}
+		if n != r.N || n > 0 && (math.Abs(recall/float64(n)-r.Recall["10"]) > 1e-9 || math.Abs(rr/float64(n)-r.MRR) > 1e-9) {
+			t.Errorf("%s, %s, %s: %d query figures (recall %.4f, MRR %.4f) against the row's %d (%.4f, %.4f)", r.Set, r.Half, r.Mode, n, recall/float64(n), rr/float64(n), r.N, r.Recall["10"], r.MRR)
+		}
+	}
+	self, err := Paired(res, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range self {
+		if p.Better+p.Worse != 0 || p.Diff != 0 || p.Verdict() != "no difference measured" {
+			t.Errorf("a run against itself: %+v", p)
 		}
 	}
 }

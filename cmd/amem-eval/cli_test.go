@@ -46,7 +46,7 @@ func TestCLIErrors(t *testing.T) {
 
 // The help says amem-eval, and lists both verbs.
 func TestCLIHelp(t *testing.T) {
-	for _, args := range [][]string{{"--help"}, {"locomo", "--help"}, {"suite", "--help"}, {"supersede", "--help"}, {"curator", "--help"}} {
+	for _, args := range [][]string{{"--help"}, {"locomo", "--help"}, {"suite", "--help"}, {"supersede", "--help"}, {"curator", "--help"}, {"paired", "--help"}} {
 		var out bytes.Buffer
 		if err := run(context.Background(), args, strings.NewReader(""), &out, &out); err != nil {
 			t.Fatalf("amem-eval %v: %v", args, err)
@@ -102,5 +102,60 @@ func TestSupersedeCommand(t *testing.T) {
 	}
 	if _, _, err := evalCLI(t, "supersede", "extra"); err == nil || !strings.Contains(err.Error(), "supersede takes no arguments") {
 		t.Errorf("an argument: %v", err)
+	}
+}
+
+// amem-eval paired compares two suite results files query by query: a
+// run where every held-out query is answered in full reads "higher"
+// there and "no difference measured" on the untouched tuning half; a
+// file without per-query figures is refused with what to do.
+func TestPairedCommand(t *testing.T) {
+	dir := t.TempDir()
+	before := filepath.Join(dir, "before.json")
+	mustEval(t, "suite", "--set", "agent", "--mode", "lexical", "--out", before)
+	var res map[string]any
+	b, err := os.ReadFile(before)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	qs, _ := res["queries"].([]any)
+	if len(qs) == 0 {
+		t.Fatalf("the results file holds no per-query figures")
+	}
+	for _, q := range qs {
+		if q := q.(map[string]any); q["half"] == "held-out" {
+			q["recall"] = 1.0
+		}
+	}
+	after := filepath.Join(dir, "after.json")
+	writeJSONFile(t, after, res)
+	table := mustEval(t, "paired", before, after)
+	for _, want := range []string{"| agent | held-out | lexical | 150 |", "| higher |", "| agent | tuning | lexical | 156 | 0 | 0 |", "| no difference measured |"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("paired table lacks %q:\n%s", want, table)
+		}
+	}
+	delete(res, "queries")
+	old := filepath.Join(dir, "old.json")
+	writeJSONFile(t, old, res)
+	if _, _, err := evalCLI(t, "paired", old, after); err == nil || !strings.Contains(err.Error(), "no per-query figures") {
+		t.Errorf("a file without per-query figures: %v", err)
+	}
+	if _, _, err := evalCLI(t, "paired", before); err == nil || !strings.Contains(err.Error(), "two results files") {
+		t.Errorf("one file: %v", err)
+	}
+}
+
+func writeJSONFile(t *testing.T, path string, v any) {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }

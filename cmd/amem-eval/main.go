@@ -38,12 +38,12 @@ func (a *app) rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "amem-eval",
 		Short: "measure search: the suite of several memory shapes (default), or LoCoMo; the curator; and the supersession rule",
-		Long:  "amem-eval runs the evaluation suite (amem-eval suite: every set, every mode, one table), the LoCoMo benchmark (amem-eval locomo), the curator set (amem-eval curator) or the supersession and restatement rules on labelled pairs (amem-eval supersede).",
+		Long:  "amem-eval runs the evaluation suite (amem-eval suite: every set, every mode, one table), the LoCoMo benchmark (amem-eval locomo), the curator set (amem-eval curator) or the supersession and restatement rules on labelled pairs (amem-eval supersede), and compares two suite runs query by query (amem-eval paired).",
 	}
 	a.Setup(root, os.Getenv)
 	root.CompletionOptions.DisableDefaultCmd = true
 	suite := a.suiteCmd()
-	root.AddCommand(a.locomoCmd(), a.supersedeCmd(), suite, a.curatorCmd())
+	root.AddCommand(a.locomoCmd(), a.supersedeCmd(), suite, a.curatorCmd(), a.pairedCmd())
 	root.Flags().AddFlagSet(suite.Flags())
 	root.Args, root.PreRun, root.RunE = suite.Args, suite.PreRun, suite.RunE
 	return root
