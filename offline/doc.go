@@ -40,7 +40,8 @@
 // by a verb or another name ("Lena takes over", "Ben's dentist", "Fatima
 // Malik leads") and is not a verb form itself ("Prefers", "Booked"); a
 // small word inside a name stays in it ("The Sopranos", "Rua das
-// Flores"), and so does an ampersand ("Marks & Spencer", "AT&T"); a
+// Flores", "Couch to 5K": a "to" before a code, not after "from"), and
+// so does an ampersand ("Marks & Spencer", "AT&T"); a
 // phone number is one word ("+44 20 7946 0958", "020 7946 0958": 9 to 15
 // digits in groups, opening with "+" or "0"); a possessive ends a
 // phrase ("Ben" and "dentist", never "ben dentist") and what follows it

@@ -132,6 +132,18 @@ func (r *reading) properMask(v termView, inDate []bool) []bool {
 			if t.number && !t.measure && !inDate[i] && !t.broken && !t.sentStart && p[i-1] && !r.toks[i-1].possessive {
 				p[i] = true
 			}
+			// A name that runs to a code ("Couch to 5K"): its "to" and the
+			// code are in it, unless the name is where something went
+			// from ("from London to 5K runs").
+			if t.number && t.acronym && !t.broken && i >= 2 && r.toks[i-1].lower == "to" && !r.toks[i-1].broken && p[i-2] && !r.toks[i-2].possessive {
+				start := i - 2
+				for start > 0 && p[start-1] && !r.toks[start].broken {
+					start--
+				}
+				if start == 0 || r.toks[start-1].lower != "from" {
+					p[i-1], p[i] = true, true
+				}
+			}
 		}
 	}
 	return p

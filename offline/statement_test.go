@@ -35,7 +35,8 @@ func TestStatementKeywords(t *testing.T) {
 		{"Caroline's relationships have changed due to her journey, some friends were not able to handle the changes.", []string{"Caroline", "relationships"}, []string{"changed due", "due"}},
 		// A number keeps its case; an irregular past or a verb the lists
 		// hold ends a phrase.
-		{"Started the Couch to 5K programme last week.", []string{"5K programme"}, []string{"5k programme"}},
+		{"Started the Couch to 5K programme last week.", []string{"Couch to 5K programme"}, []string{"5k programme", "5K programme", "Couch"}},
+		{"Moved from London to 5K runs.", []string{"London"}, []string{"London to 5K"}},
 		{"Tesla shares rose 4% after the earnings call.", []string{"Tesla shares", "4%"}, []string{"Tesla shares rose"}},
 		{"Gina's store sells handmade clothes.", []string{"Gina"}, []string{"store sells handmade", "sells handmade clothes"}},
 		// After a possessive name, a word ending in s is what the name owns.
