@@ -98,6 +98,20 @@ func Paired(before, after *SuiteResults) ([]PairedRow, error) {
 	if len(order) == 0 {
 		return nil, errors.New("the two runs share no query of the same set, mode and half")
 	}
+	// Each set and mode as the after run has them, its held-out half
+	// first: that is the half to report.
+	first := map[[2]string]int{}
+	for _, g := range order {
+		if _, ok := first[[2]string{g.set, g.mode}]; !ok {
+			first[[2]string{g.set, g.mode}] = len(first)
+		}
+	}
+	slices.SortStableFunc(order, func(a, b group) int {
+		if c := cmp.Compare(first[[2]string{a.set, a.mode}], first[[2]string{b.set, b.mode}]); c != 0 {
+			return c
+		}
+		return cmp.Compare(halfOrder(a.half), halfOrder(b.half))
+	})
 	rng := rand.New(rand.NewPCG(1, 2))
 	out := make([]PairedRow, 0, len(order))
 	for _, g := range order {
@@ -110,6 +124,13 @@ func Paired(before, after *SuiteResults) ([]PairedRow, error) {
 		out = append(out, *r)
 	}
 	return out, nil
+}
+
+func halfOrder(h string) int {
+	if h == HalfHeldOut {
+		return 0
+	}
+	return 1
 }
 
 // bootstrapMean is the 95% percentile interval of the mean of xs over
