@@ -89,6 +89,8 @@ func TestStatementContext(t *testing.T) {
 		{"Maria considers the people at the shelter like family to her.", "A fact about Maria: "},
 		{"Tesla shares rose 4% after the earnings call.", "An event about Tesla shares: "},
 		{"Call me Sam, not Samuel.", "A preference about the user: "},
+		{"Our neighbour next door is Mrs Patel.", "A fact about "},
+		{"Dentist appointment next Tuesday at 3pm.", "A plan about "},
 		{"Would like a window seat on long flights.", "A preference about the user: "},
 	} {
 		c, _ := newTestCurator(t)

@@ -54,7 +54,7 @@ func (r *reading) kind() string {
 		return kindDecision
 	case has(preferenceWords, r.prepositionalLike):
 		return kindPreference
-	case has(planWords) || r.bigramIn(end, "takes", "over"):
+	case has(planWords, r.prepositionalLike) || r.bigramIn(end, "takes", "over"):
 		return kindPlan
 	case has(pastWords):
 		return kindEvent
@@ -62,13 +62,17 @@ func (r *reading) kind() string {
 	return kindFact
 }
 
-// prepositionalLike reports whether token k, a preference word, is used
-// otherwise: "like" as a preposition ("like family to her", "looks
+// prepositionalLike reports whether token k, a preference or plan word,
+// is used otherwise: "next" as a place ("next door"), "like" as a
+// preposition ("like family to her", "looks
 // like rain") rather than after who likes ("I like", "would like",
 // "doesn't like"), and "call" that names no one ("the earnings call")
 // rather than how to address someone ("call me Sam").
 func (r *reading) prepositionalLike(k int) bool {
 	switch r.toks[k].lower {
+	case "next":
+		// "next door", "next to the station": a place, not a plan.
+		return k+1 < len(r.toks) && !r.toks[k+1].broken && (r.toks[k+1].lower == "door" || r.toks[k+1].lower == "to")
 	case "like":
 		return k == 0 || r.toks[k].broken || !inSet(likers, r.toks[k-1].lower)
 	case "call":
