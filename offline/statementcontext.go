@@ -52,9 +52,9 @@ func (r *reading) kind() string {
 	switch {
 	case has(decisionWords):
 		return kindDecision
-	case has(preferenceWords, r.prepositionalLike):
+	case has(preferenceWords, r.otherSense):
 		return kindPreference
-	case has(planWords, r.prepositionalLike) || r.bigramIn(end, "takes", "over"):
+	case has(planWords, r.otherSense) || r.bigramIn(end, "takes", "over"):
 		return kindPlan
 	case has(pastWords):
 		return kindEvent
@@ -62,13 +62,13 @@ func (r *reading) kind() string {
 	return kindFact
 }
 
-// prepositionalLike reports whether token k, a preference or plan word,
+// otherSense reports whether token k, a preference or plan word,
 // is used otherwise: "next" as a place ("next door"), "like" as a
 // preposition ("like family to her", "looks
 // like rain") rather than after who likes ("I like", "would like",
 // "doesn't like"), and "call" that names no one ("the earnings call")
 // rather than how to address someone ("call me Sam").
-func (r *reading) prepositionalLike(k int) bool {
+func (r *reading) otherSense(k int) bool {
 	switch r.toks[k].lower {
 	case "next":
 		// "next door", "next to the station": a place, not a plan.
